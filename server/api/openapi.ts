@@ -1,0 +1,95 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { AnyRoute } from '../http/route';
+import { Problem } from './schemas/common';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route table and its zod schemas, so it cannot
+ * drift from what the API validates and answers.
+ */
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required',
+  401: 'unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token")',
+  403: 'tenant_mismatch (credential of another tenant) or forbidden (role)',
+  404: 'not_found (also for another tenant’s resource)',
+  405: 'method_not_allowed',
+  409: 'invalid_transition, idempotency_key_reused or another conflict',
+  413: 'payload_too_large (body over 1 MiB)',
+  415: 'unsupported_media_type (bodies must be application/json)',
+  422: 'validation_failed, with errors[]',
+  429: 'rate_limited, with Retry-After',
+  500: 'internal_error (request_id only, never internals)',
+};
+
+export function buildOpenApiDocument(routes: AnyRoute[]) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (sk_live_…, acts as admin) or a 30-minute access token from POST /auth/login',
+  });
+  const tenantHeader = z.string().uuid().meta({ description: 'The tenant every request acts on (UUID)' });
+
+  for (const route of routes) {
+    const hasBody = route.body !== undefined;
+    const statuses = new Set<number>([
+      ...(route.errors ?? []),
+      500,
+      ...(route.auth === 'tenant' ? [400, 401, 403] : []),
+      ...(hasBody ? [400, 413, 415, 422] : []),
+    ]);
+    if (route.query) statuses.add(422);
+    if (route.method === 'POST' && route.auth === 'tenant') statuses.add(409);
+    if (route.path.includes('{')) statuses.add(404);
+
+    const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const responses: Record<string, object> = {};
+    for (const [status, spec] of Object.entries(route.responses)) {
+      responses[status] = spec.schema
+        ? { description: spec.description, content: { 'application/json': { schema: spec.schema } } }
+        : { description: spec.description };
+    }
+    for (const status of [...statuses].sort()) {
+      responses[String(status)] = {
+        description: ERROR_TEXT[status] ?? 'Error',
+        content: { 'application/problem+json': { schema: Problem } },
+      };
+    }
+
+    registry.registerPath({
+      method: route.method.toLowerCase() as 'get',
+      path: `/api/v1${route.path}`,
+      operationId: route.operationId,
+      summary: route.summary,
+      description:
+        [route.description, route.auth === 'tenant' && route.role === 'admin' ? 'Requires role admin.' : undefined]
+          .filter(Boolean)
+          .join(' ') || undefined,
+      tags: [route.tag],
+      security: route.auth === 'tenant' ? [{ bearer: [] }] : [],
+      request: {
+        headers: z.object({
+          'X-Tenant-ID': route.auth === 'tenant' ? tenantHeader : tenantHeader.optional(),
+          ...(route.method === 'POST' && route.auth === 'tenant'
+            ? { 'Idempotency-Key': z.string().max(255).optional().meta({ description: 'Replays the first response for 24 h' }) }
+            : {}),
+        }),
+        ...(pathParams.length ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) } : {}),
+        ...(route.query ? { query: route.query } : {}),
+        ...(hasBody ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+      },
+      responses,
+    });
+  }
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Switchboard API',
+      version: '1.0.0',
+      description:
+        'Multi-tenant bookings, conversations, payments and signed webhooks. Errors are RFC 9457 problem details. Lists use ?limit= (1..100, default 20) and ?cursor=, newest first. Every response carries X-Request-Id.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,25 @@
+import { compileRoutes, handleApiRequest } from '../http/dispatch';
+import type { AnyRoute } from '../http/route';
+import { buildOpenApiDocument } from './openapi';
+import { apiKeyRoutes } from './v1/api-keys';
+import { authRoutes } from './v1/auth';
+import { bookingRoutes } from './v1/bookings';
+import { metaRoutes } from './v1/meta';
+
+/** Every /api/v1 operation. Add a module's routes here and they are served and documented. */
+let openApiDocument: unknown;
+export const routes: AnyRoute[] = [
+  ...authRoutes,
+  ...apiKeyRoutes,
+  ...bookingRoutes,
+  ...metaRoutes(() => {
+    openApiDocument ??= buildOpenApiDocument(routes);
+    return openApiDocument;
+  }),
+];
+
+const table = compileRoutes(routes);
+
+export function handleApi(request: Request): Promise<Response> {
+  return handleApiRequest(request, table);
+}

@@ -1,0 +1,47 @@
+import { db } from '../db/client';
+import type { Role } from '../db/generated/enums';
+import { Errors } from '../http/errors';
+import { constantTimeEqual, sha256Hex } from '../security/hashing';
+import { looksLikeApiKey, parseApiKey } from './api-key-format';
+import { verifyAccessToken } from './jwt';
+
+/** Who is calling: an API key (acts with the admin role) or a signed-in user's access token. */
+export type Principal =
+  | { kind: 'api_key'; tenantId: string; role: Role; keyId: string }
+  | { kind: 'user'; tenantId: string; role: Role; userId: string };
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Resolves `Authorization: Bearer …` or throws the contract's 401. */
+export async function authenticate(authorization: string | null): Promise<Principal> {
+  const match = authorization ? /^Bearer ([^\s]+)$/.exec(authorization.trim()) : null;
+  if (!match) throw Errors.unauthenticated('Send Authorization: Bearer <API key or access token>');
+  const token = match[1];
+  return looksLikeApiKey(token) ? authenticateApiKey(token) : authenticateAccessToken(token);
+}
+
+async function authenticateApiKey(token: string): Promise<Principal> {
+  const parsed = parseApiKey(token);
+  if (!parsed) throw Errors.unauthenticated('Malformed API key');
+  // Looked up across tenants by design: the key itself names its tenant.
+  const key = await db().apiKey.findUnique({ where: { prefix: parsed.prefix } });
+  if (!key || !constantTimeEqual(key.secretHash, sha256Hex(token))) throw Errors.unauthenticated('Unknown API key');
+  const now = new Date();
+  if (key.revokedAt && key.revokedAt <= now) throw Errors.unauthenticated('This API key has been revoked');
+  if (key.expiresAt && key.expiresAt <= now) throw Errors.unauthenticated('This API key has expired');
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Coarse on purpose: one write a minute per key, not one per request.
+    await db().apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
+  }
+  return { kind: 'api_key', tenantId: key.tenantId, role: 'admin', keyId: key.id };
+}
+
+async function authenticateAccessToken(token: string): Promise<Principal> {
+  const result = await verifyAccessToken(token);
+  if (!result.ok) throw result.reason === 'expired' ? Errors.tokenExpired() : Errors.unauthenticated('Invalid access token');
+  return { kind: 'user', tenantId: result.claims.tid, role: result.claims.role, userId: result.claims.sub };
+}
+
+export function requireRole(principal: Principal, role: Role | undefined): void {
+  if (role === 'admin' && principal.role !== 'admin') throw Errors.forbidden();
+}

@@ -1,0 +1,130 @@
+import { db } from '../db/client';
+import type { Role } from '../db/generated/enums';
+import { Errors } from '../http/errors';
+import { newId } from '../lib/ids';
+import { burnPasswordCheck, sha256Hex, verifyPassword } from '../security/hashing';
+import { randomBase62 } from '../security/random';
+import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from './jwt';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './rate-limits';
+
+/**
+ * Sign-in sessions: a 30-minute access JWT plus a rotating refresh token. Refresh tokens form a
+ * family that starts at login and ends 30 days later; each refresh spends the presented token
+ * and mints its successor, and presenting a spent token again revokes the whole family
+ * (someone holds a copy). Tokens are stored as SHA-256 hashes only.
+ */
+export const REFRESH_FAMILY_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface SessionResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  refresh_token_expires_at: string;
+  tenant_id: string;
+  user: { id: string; email: string; name: string; role: Role };
+}
+
+export async function login(input: {
+  email: string;
+  password: string;
+  tenantHeader: string | null;
+  ip: string;
+}): Promise<SessionResponse> {
+  const email = input.email.trim().toLowerCase();
+  await assertLoginAllowed(email, input.ip);
+  const user = await db().user.findUnique({ where: { email }, include: { memberships: true } });
+  if (!user) await burnPasswordCheck(input.password);
+  const ok = user ? await verifyPassword(user.passwordHash, input.password) : false;
+  if (!user || !ok) {
+    await recordLoginFailure(email, input.ip);
+    throw Errors.invalidCredentials();
+  }
+  await clearLoginFailures(email);
+
+  let membership = user.memberships[0];
+  if (input.tenantHeader) {
+    const match = user.memberships.find((m) => m.tenantId === input.tenantHeader);
+    if (!match) throw Errors.tenantMismatch();
+    membership = match;
+  } else if (user.memberships.length > 1) {
+    throw Errors.badRequest('tenant_required', 'You belong to several tenants: send X-Tenant-ID to choose one');
+  }
+  if (!membership) throw Errors.forbidden('This user belongs to no tenant');
+
+  const familyId = newId('refreshFamily');
+  const familyExpiresAt = new Date(Date.now() + REFRESH_FAMILY_TTL_MS);
+  return issueSession({ user, tenantId: membership.tenantId, role: membership.role, familyId, familyExpiresAt });
+}
+
+export async function refresh(input: { refreshToken: string; tenantHeader: string | null }): Promise<SessionResponse> {
+  const token = await db().refreshToken.findUnique({ where: { tokenHash: sha256Hex(input.refreshToken) } });
+  if (!token || token.revokedAt) throw Errors.unauthenticated('Unknown or revoked refresh token');
+  if (input.tenantHeader && input.tenantHeader !== token.tenantId) throw Errors.tenantMismatch();
+  if (token.familyExpiresAt <= new Date()) throw Errors.tokenExpired('The refresh token has expired; sign in again');
+
+  // Spend the token; only one caller can win this conditional update.
+  const spent = await db().refreshToken.updateMany({
+    where: { id: token.id, rotatedAt: null, revokedAt: null },
+    data: { rotatedAt: new Date() },
+  });
+  if (spent.count === 0) {
+    await revokeFamily(token.familyId);
+    throw Errors.refreshTokenReused();
+  }
+  const membership = await db().membership.findUnique({
+    where: { tenantId_userId: { tenantId: token.tenantId, userId: token.userId } },
+    include: { user: true },
+  });
+  if (!membership) {
+    await revokeFamily(token.familyId);
+    throw Errors.unauthenticated('This user no longer belongs to the tenant');
+  }
+  return issueSession({
+    user: membership.user,
+    tenantId: token.tenantId,
+    role: membership.role,
+    familyId: token.familyId,
+    familyExpiresAt: token.familyExpiresAt,
+  });
+}
+
+export async function logout(input: { refreshToken: string; tenantHeader: string | null }): Promise<void> {
+  const token = await db().refreshToken.findUnique({ where: { tokenHash: sha256Hex(input.refreshToken) } });
+  if (!token) return; // like RFC 7009: revoking an unknown token is not an error
+  if (input.tenantHeader && input.tenantHeader !== token.tenantId) throw Errors.tenantMismatch();
+  await revokeFamily(token.familyId);
+}
+
+async function revokeFamily(familyId: string): Promise<void> {
+  await db().refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+async function issueSession(input: {
+  user: { id: string; email: string; name: string };
+  tenantId: string;
+  role: Role;
+  familyId: string;
+  familyExpiresAt: Date;
+}): Promise<SessionResponse> {
+  const refreshToken = `rt_${randomBase62(43)}`;
+  await db().refreshToken.create({
+    data: {
+      id: newId('refreshToken'),
+      tenantId: input.tenantId,
+      userId: input.user.id,
+      familyId: input.familyId,
+      tokenHash: sha256Hex(refreshToken),
+      familyExpiresAt: input.familyExpiresAt,
+    },
+  });
+  return {
+    access_token: await signAccessToken({ userId: input.user.id, tenantId: input.tenantId, role: input.role }),
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    refresh_token: refreshToken,
+    refresh_token_expires_at: input.familyExpiresAt.toISOString(),
+    tenant_id: input.tenantId,
+    user: { id: input.user.id, email: input.user.email, name: input.user.name, role: input.role },
+  };
+}

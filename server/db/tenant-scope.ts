@@ -1,0 +1,86 @@
+import { isUuid } from '../lib/ids';
+import { type Db, db } from './client';
+import { Prisma } from './generated/client';
+
+/**
+ * The one path to tenant data. `forTenant(id)` returns the database client with every query on a
+ * tenant-owned model narrowed to that tenant: filters get `tenantId`, creates get `tenantId`
+ * (and a create naming another tenant throws). A query can therefore not forget the tenant, and
+ * a row of another tenant is simply not found.
+ */
+const TENANT_MODELS = new Set<string>([
+  'Membership',
+  'ApiKey',
+  'RefreshToken',
+  'Booking',
+  'Channel',
+  'Conversation',
+  'Message',
+  'Payment',
+  'Event',
+  'WebhookEndpoint',
+  'Delivery',
+  'DeliveryAttempt',
+  'IdempotencyKey',
+]);
+
+const FILTERED = new Set([
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'delete',
+  'deleteMany',
+]);
+
+type Args = { where?: object; data?: object | object[]; create?: object };
+
+function scope(tenantId: string) {
+  return Prisma.defineExtension({
+    name: `tenant-scope`,
+    query: {
+      $allModels: {
+        $allOperations({ model, operation, args, query }) {
+          if (!TENANT_MODELS.has(model)) return query(args);
+          const a = { ...(args as Args) };
+          const own = (row: object | undefined) => {
+            const given = (row as { tenantId?: unknown } | undefined)?.tenantId;
+            if (given !== undefined && given !== tenantId) {
+              throw new TenantScopeError(`${model}.${operation} writes tenant ${String(given)} through the scope of ${tenantId}`);
+            }
+            return { ...row, tenantId };
+          };
+          if (FILTERED.has(operation)) a.where = { ...a.where, tenantId };
+          if (operation === 'create') a.data = own(a.data as object);
+          if (operation === 'createMany' || operation === 'createManyAndReturn') {
+            a.data = (Array.isArray(a.data) ? a.data : [a.data]).map(own);
+          }
+          if (operation === 'upsert') {
+            a.where = { ...a.where, tenantId };
+            a.create = own(a.create);
+          }
+          return query(a as typeof args);
+        },
+      },
+    },
+  });
+}
+
+export class TenantScopeError extends Error {}
+
+export function forTenant(tenantId: string) {
+  if (typeof tenantId !== 'string' || !isUuid(tenantId)) {
+    throw new TenantScopeError(`forTenant() needs a tenant UUID, got ${JSON.stringify(tenantId)}`);
+  }
+  return (db() as Db).$extends(scope(tenantId));
+}
+
+export type TenantDb = ReturnType<typeof forTenant>;
+export type TenantTx = Parameters<Parameters<TenantDb['$transaction']>[0]>[0];

@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import type { BookingListQuery } from '../../api/schemas/bookings';
+import type { TenantDb } from '../../db/tenant-scope';
+import { paginate } from '../../http/pagination';
+import { serializeBooking } from './serialize';
+
+export function listBookings(db: TenantDb, query: z.output<typeof BookingListQuery>) {
+  const startAt = {
+    ...(query.from ? { gte: new Date(query.from) } : {}),
+    ...(query.to ? { lt: new Date(query.to) } : {}),
+  };
+  return paginate(
+    query,
+    ({ after, take }) =>
+      db.booking.findMany({
+        where: {
+          ...after,
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.customer_email ? { customerEmail: { equals: query.customer_email, mode: 'insensitive' as const } } : {}),
+          ...(query.from || query.to ? { startAt } : {}),
+        },
+        orderBy: { id: 'desc' },
+        take,
+      }),
+    serializeBooking,
+  );
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { authenticate, requireRole } from '../auth/principal';
+import { forTenant } from '../db/tenant-scope';
+import { isUuid } from '../lib/ids';
+import { logger } from '../log';
+import { parseJsonBody, readBodyText } from './body';
+import { ApiError, Errors } from './errors';
+import { withIdempotency } from './idempotency';
+import { internalErrorResponse, problemResponse } from './problem';
+import type { AnyRoute, ApiResult, BaseContext } from './route';
+import { validate } from './validation';
+
+export const API_PREFIX = '/api/v1';
+
+interface CompiledRoute {
+  route: AnyRoute;
+  pattern: RegExp;
+  names: string[];
+}
+
+export function compileRoutes(routes: AnyRoute[]): CompiledRoute[] {
+  return routes.map((route) => {
+    const names: string[] = [];
+    const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { route, pattern: new RegExp(`^${source}$`), names };
+  });
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The wrapper every /api/v1 request goes through; see README "Request pipeline". */
+export async function handleApiRequest(request: Request, table: CompiledRoute[]): Promise<Response> {
+  const started = performance.now();
+  const sent = request.headers.get('x-request-id');
+  const requestId = sent && REQUEST_ID.test(sent) ? sent : `req_${randomUUID().replace(/-/g, '')}`;
+  const url = new URL(request.url);
+  let response: Response;
+  let tenantId: string | undefined;
+  try {
+    const result = await dispatch(request, url, requestId, table, (id) => {
+      tenantId = id;
+    });
+    response = toResponse(result, requestId);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      response = problemResponse(error, requestId);
+    } else {
+      logger().error({ err: error, request_id: requestId, method: request.method, path: url.pathname }, 'unhandled error');
+      response = internalErrorResponse(requestId);
+    }
+  }
+  logger().info(
+    {
+      request_id: requestId,
+      method: request.method,
+      path: url.pathname,
+      status: response.status,
+      tenant_id: tenantId,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    },
+    'request',
+  );
+  return response;
+}
+
+function toResponse(result: ApiResult, requestId: string): Response {
+  const headers = { 'X-Request-Id': requestId, ...result.headers };
+  if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  return new Response(JSON.stringify(result.body), {
+    status: result.status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+async function dispatch(
+  request: Request,
+  url: URL,
+  requestId: string,
+  table: CompiledRoute[],
+  onTenant: (id: string) => void,
+): Promise<ApiResult> {
+  const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
+  const method = request.method.toUpperCase();
+  const matches = table
+    .map((entry) => ({ entry, match: entry.pattern.exec(path) }))
+    .filter((m): m is { entry: CompiledRoute; match: RegExpExecArray } => m.match !== null);
+  if (matches.length === 0) throw Errors.routeNotFound();
+  const hit = matches.find((m) => m.entry.route.method === method);
+  if (!hit) throw Errors.methodNotAllowed([...new Set(matches.map((m) => m.entry.route.method))]);
+
+  const { route } = hit.entry;
+  const params: Record<string, string> = {};
+  hit.entry.names.forEach((name, i) => {
+    params[name] = decodeURIComponent(hit.match[i + 1]);
+  });
+
+  // Tenancy is checked before the credential (CONTRACT §2).
+  const tenantHeader = request.headers.get('x-tenant-id');
+  if (tenantHeader !== null && !isUuid(tenantHeader.trim())) throw Errors.tenantHeaderInvalid();
+  if (route.auth === 'tenant' && tenantHeader === null) throw Errors.tenantHeaderMissing();
+  const base: BaseContext = {
+    request,
+    requestId,
+    ip: clientIp(request),
+    params,
+    tenantHeader: tenantHeader?.trim().toLowerCase() ?? null,
+  };
+
+  if (route.auth === 'public') {
+    const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);
+    const body = route.rawBody ? undefined : parseBody(route.body, rawBody, request);
+    const query = route.query ? validate(route.query, Object.fromEntries(url.searchParams)) : undefined;
+    return route.handler({ ...base, body, query, params, rawBody });
+  }
+
+  const principal = await authenticate(request.headers.get('authorization'));
+  const tenantId = base.tenantHeader as string;
+  if (principal.tenantId !== tenantId) throw Errors.tenantMismatch();
+  onTenant(tenantId);
+  requireRole(principal, route.role);
+
+  const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);
+  const body = parseBody(route.body, rawBody, request);
+  const query = route.query ? validate(route.query, Object.fromEntries(url.searchParams)) : undefined;
+  const db = forTenant(tenantId);
+  const run = () => route.handler({ ...base, tenantId, principal, db, body, query, params });
+
+  const idempotencyKey = request.headers.get('idempotency-key');
+  if (method === 'POST' && idempotencyKey !== null) {
+    return withIdempotency({ db, tenantId, key: idempotencyKey, method, path, rawBody }, run);
+  }
+  return run();
+}
+
+function parseBody(schema: AnyRoute['body'], rawBody: string, request: Request): unknown {
+  const parsed = parseJsonBody(rawBody, request.headers.get('content-type'));
+  if (!schema) return undefined;
+  return validate(schema, parsed ?? {});
+}
+
+function clientIp(request: Request): string {
+  const forwarded = request.headers.get('x-forwarded-for');
+  return forwarded?.split(',')[0]?.trim() || request.headers.get('x-real-ip') || 'unknown';
+}

@@ -1,0 +1,81 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TenantDb } from '../db/tenant-scope';
+import { sha256Hex } from '../security/hashing';
+import { Errors } from './errors';
+import type { ApiResult } from './route';
+
+/**
+ * `Idempotency-Key` on POST (CONTRACT §1), as Stripe does it: the first request with a key claims
+ * it; its outcome is stored for 24 h and replayed to later requests with
+ * the same key and body; another body gets 409. A request that arrives while the first still
+ * runs waits for its outcome. A request that fails (error answer, nothing done) releases the key.
+ */
+const TTL_MS = 24 * 60 * 60 * 1000;
+const WAIT_FOR_FIRST_MS = 10_000;
+const MAX_KEY_LENGTH = 255;
+
+interface Input {
+  db: TenantDb;
+  tenantId: string;
+  key: string;
+  method: string;
+  path: string;
+  rawBody: string;
+}
+
+export async function withIdempotency(input: Input, run: () => Promise<ApiResult>): Promise<ApiResult> {
+  const { db, key } = input;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw Errors.validation([{ path: 'Idempotency-Key', message: `Must be 1 to ${MAX_KEY_LENGTH} characters` }]);
+  }
+  const requestHash = sha256Hex(`${input.method} ${input.path}\n${input.rawBody}`);
+  const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+
+  for (;;) {
+    const now = new Date();
+    await db.idempotencyKey.deleteMany({ where: { key, expiresAt: { lte: now } } });
+    const claimed = await db.idempotencyKey.createMany({
+      data: [{ tenantId: input.tenantId, key, requestHash, expiresAt: new Date(now.getTime() + TTL_MS) }],
+      skipDuplicates: true,
+    });
+    if (claimed.count === 1) return runAndStore(input, requestHash, run);
+
+    const existing = await db.idempotencyKey.findUnique({ where: { tenantId_key: { tenantId: input.tenantId, key } } });
+    if (!existing) continue; // expired and removed between our two statements: claim again
+    if (existing.requestHash !== requestHash) {
+      throw Errors.conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request');
+    }
+    if (existing.responseStatus !== null) {
+      return {
+        status: existing.responseStatus,
+        body: existing.responseBody === null ? undefined : JSON.parse(existing.responseBody),
+        headers: { 'Idempotent-Replayed': 'true' },
+      };
+    }
+    if (Date.now() > deadline) {
+      throw Errors.conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+    }
+    await sleep(25);
+  }
+}
+
+async function runAndStore(input: Input, requestHash: string, run: () => Promise<ApiResult>): Promise<ApiResult> {
+  const where = { tenantId_key: { tenantId: input.tenantId, key: input.key } };
+  let result: ApiResult;
+  try {
+    result = await run();
+  } catch (error) {
+    // The work did not happen (its transaction rolled back): release the key for a retry.
+    await input.db.idempotencyKey.delete({ where }).catch(() => {});
+    throw error;
+  }
+  await input.db.idempotencyKey.update({
+    where,
+    data: {
+      requestHash,
+      responseStatus: result.status,
+      responseBody: result.body === undefined ? null : JSON.stringify(result.body),
+    },
+  });
+  return result;
+}

@@ -1,0 +1,24 @@
+import { ensureEmbeddedDatabase } from '../db/embedded';
+import { applyMigrations } from '../db/migrate';
+
+/**
+ * The database every entry point (server, CLI, db:migrate) uses: DATABASE_URL when set, else the
+ * embedded cluster under DATA_DIR, with pending migrations applied. Sets process.env.DATABASE_URL.
+ */
+export async function prepareDatabase(options: { log: (line: string) => void; migrate?: boolean }) {
+  const env = process.env;
+  let stop = async () => {};
+  if (!env.DATABASE_URL) {
+    const embedded = await ensureEmbeddedDatabase(env.DATA_DIR || '.data', options.log);
+    env.DATABASE_URL = embedded.url;
+    stop = embedded.stop;
+  }
+  try {
+    const { applied } = options.migrate === false ? { applied: [] } : await applyMigrations(env.DATABASE_URL);
+    for (const name of applied) options.log(`Applied migration ${name}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: env.DATABASE_URL, stop };
+}

@@ -1,0 +1,65 @@
+// `npm run dev` / `npm start`: validate settings, bring up the database (embedded unless
+// DATABASE_URL is set), apply migrations, seed the demo tenant in development, then run Next.js
+// as a child and stop everything in order on SIGINT/SIGTERM.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { parseSettings, SettingsError } from '../config/settings';
+import { MigrationError } from '../db/migrate';
+import { prepareDatabase } from './database';
+import { applyDevSecrets } from './dev-secrets';
+import { seedDemoTenant } from './seed';
+
+const mode = process.argv[2];
+if (mode !== 'dev' && mode !== 'start') {
+  console.error('usage: tsx server/launcher/main.ts dev|start');
+  process.exit(2);
+}
+const env = process.env;
+(env as Record<string, string>).NODE_ENV = mode === 'dev' ? 'development' : 'production';
+env.NEXT_TELEMETRY_DISABLED = '1';
+env.NEXT_MANUAL_SIG_HANDLE = 'true';
+const dataDir = env.DATA_DIR || '.data';
+const say = (line: string) => console.log(`[switchboard] ${line}`);
+
+if (mode === 'dev') applyDevSecrets(env, dataDir);
+let settings: ReturnType<typeof parseSettings>;
+try {
+  settings = parseSettings(env);
+} catch (error) {
+  if (!(error instanceof SettingsError)) throw error;
+  for (const problem of error.problems) console.error(`[switchboard] setting error: ${problem}`);
+  process.exit(1);
+}
+
+if (mode === 'dev') {
+  const generated = spawnSync(process.execPath, ['scripts/prisma-generate.mjs', '--if-changed'], { stdio: 'inherit' });
+  if (generated.status !== 0) process.exit(1);
+}
+
+let database: Awaited<ReturnType<typeof prepareDatabase>>;
+try {
+  database = await prepareDatabase({ log: say });
+} catch (error) {
+  const reason = error instanceof MigrationError ? error.message : `database unavailable: ${(error as Error).message}`;
+  console.error(`[switchboard] cannot start: ${reason}`);
+  process.exit(1);
+}
+say(settings.DATABASE_URL ? 'Database: DATABASE_URL' : `Database: embedded PostgreSQL in ${dataDir}/postgres`);
+if (mode === 'dev') await seedDemoTenant(say, settings.PORT);
+
+const require = createRequire(import.meta.url);
+const nextBin = require.resolve('next/dist/bin/next');
+const child: ChildProcess = spawn(process.execPath, [nextBin, mode, '--port', String(settings.PORT)], { stdio: 'inherit', env });
+
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  child.kill(signal);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+child.on('exit', async (code, signal) => {
+  await database.stop().catch(() => {});
+  process.exit(code ?? (signal ? 0 : 1));
+});
