@@ -1,12 +1,30 @@
 import { generateApiKey } from '../auth/api-key-format';
-import { db } from '../db/client';
+import { db, type Tx } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import type { Role } from '../db/generated/enums';
 import { newId } from '../lib/ids';
-import { hashPassword, sha256Hex } from '../security/hashing';
+import { hashPassword, sha256Hex, verifyPassword } from '../security/hashing';
 
-/** Operator actions (CLI and demo seed): tenants and users across tenants. */
+/**
+ * Operator actions (CLI and demo seed): tenants and users across tenants. A person has one user
+ * record and may belong to several tenants: naming an existing email adds a membership, but only
+ * with that user's current password, so nobody can take over an account by knowing its email.
+ */
 export class DomainConflictError extends Error {}
+
+async function findOrCreateUser(tx: Tx, input: { email: string; password: string; name?: string }) {
+  const email = input.email.trim().toLowerCase();
+  const existing = await tx.user.findUnique({ where: { email } });
+  if (existing) {
+    if (!(await verifyPassword(existing.passwordHash, input.password))) {
+      throw new DomainConflictError(`A user with email ${email} already exists (with another password)`);
+    }
+    return existing;
+  }
+  return tx.user.create({
+    data: { id: newId('user'), email, name: input.name ?? email.split('@')[0], passwordHash: await hashPassword(input.password) },
+  });
+}
 
 export async function createTenantWithAdmin(input: {
   name: string;
@@ -14,42 +32,36 @@ export async function createTenantWithAdmin(input: {
   adminPassword: string;
   adminName?: string;
 }) {
-  const email = input.adminEmail.trim().toLowerCase();
-  const passwordHash = await hashPassword(input.adminPassword);
   const { key, prefix } = generateApiKey();
-  return db().$transaction(async (tx) => {
-    const tenant = await tx.tenant.create({ data: { name: input.name } });
-    // An existing user (by email) becomes admin of the new tenant; the password must match theirs.
-    let user = await tx.user.findUnique({ where: { email } });
-    if (!user) {
-      user = await tx.user.create({
-        data: { id: newId('user'), email, name: input.adminName ?? email.split('@')[0], passwordHash },
+  return db().$transaction(
+    async (tx) => {
+      const tenant = await tx.tenant.create({ data: { name: input.name } });
+      const user = await findOrCreateUser(tx, { email: input.adminEmail, password: input.adminPassword, name: input.adminName });
+      await tx.membership.create({ data: { tenantId: tenant.id, userId: user.id, role: 'admin' } });
+      const apiKey = await tx.apiKey.create({
+        data: { id: newId('apiKey'), tenantId: tenant.id, name: 'Initial key', prefix, secretHash: sha256Hex(key) },
       });
-    }
-    await tx.membership.create({ data: { tenantId: tenant.id, userId: user.id, role: 'admin' } });
-    const apiKey = await tx.apiKey.create({
-      data: { id: newId('apiKey'), tenantId: tenant.id, name: 'Initial key', prefix, secretHash: sha256Hex(key) },
-    });
-    return { tenantId: tenant.id, userId: user.id, apiKey: key, apiKeyId: apiKey.id };
-  });
+      return { tenantId: tenant.id, userId: user.id, apiKey: key, apiKeyId: apiKey.id };
+    },
+    { timeout: 15_000 },
+  );
 }
 
 export async function createUser(input: { tenantId: string; email: string; password: string; role: Role; name?: string }) {
-  const email = input.email.trim().toLowerCase();
   const tenant = await db().tenant.findUnique({ where: { id: input.tenantId } });
   if (!tenant) throw new DomainConflictError(`No tenant ${input.tenantId}`);
-  const passwordHash = await hashPassword(input.password);
   try {
-    return await db().$transaction(async (tx) => {
-      const user = await tx.user.create({
-        data: { id: newId('user'), email, name: input.name ?? email.split('@')[0], passwordHash },
-      });
-      await tx.membership.create({ data: { tenantId: input.tenantId, userId: user.id, role: input.role } });
-      return { userId: user.id };
-    });
+    return await db().$transaction(
+      async (tx) => {
+        const user = await findOrCreateUser(tx, input);
+        await tx.membership.create({ data: { tenantId: input.tenantId, userId: user.id, role: input.role } });
+        return { userId: user.id };
+      },
+      { timeout: 15_000 },
+    );
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      throw new DomainConflictError(`A user with email ${email} already exists`);
+      throw new DomainConflictError(`${input.email} is already a member of tenant ${input.tenantId}`);
     }
     throw error;
   }

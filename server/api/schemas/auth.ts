@@ -26,7 +26,7 @@ export const CreateApiKeyBody = z
   .object({
     name: z.string().trim().min(1).max(100),
     expires_at: z.iso
-      .datetime({ offset: true })
+      .datetime({ offset: true, abort: true })
       .optional()
       .nullable()
       .refine((v) => !v || new Date(v).getTime() > Date.now(), 'Must be in the future'),

@@ -1,0 +1,100 @@
+// Operator CLI (CONTRACT §8):
+//   npm run cli -- tenant create --name <name> --admin-email <email> --admin-password <pw> [--json]
+//   npm run cli -- user create --tenant <id> --email <e> --password <pw> --role admin|agent [--json]
+// Works against DATABASE_URL, or the embedded database whether or not the server is running.
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { disconnectDb } from '../db/client';
+import { closePgPool } from '../db/pool';
+import { createTenantWithAdmin, createUser, DomainConflictError } from '../domain/tenants';
+import { prepareDatabase } from '../launcher/database';
+
+const USAGE = `usage:
+  npm run cli -- tenant create --name <name> --admin-email <email> --admin-password <password> [--json]
+  npm run cli -- user create --tenant <tenant-id> --email <email> --password <password> --role admin|agent [--name <name>] [--json]`;
+
+class UsageError extends Error {}
+
+const email = z.string().trim().email('is not a valid email address');
+const password = z.string().min(8, 'must be at least 8 characters').max(1024);
+const TenantCreate = z.object({
+  name: z.string().trim().min(1, 'is required').max(200),
+  'admin-email': email,
+  'admin-password': password,
+});
+const UserCreate = z.object({
+  tenant: z.string().uuid('must be a tenant UUID'),
+  email,
+  password,
+  role: z.enum(['admin', 'agent'], { error: 'must be admin or agent' }),
+  name: z.string().trim().min(1).max(200).optional(),
+});
+
+function check<S extends z.ZodType>(schema: S, values: unknown): z.output<S> {
+  const result = schema.safeParse(values);
+  if (!result.success) {
+    throw new UsageError(result.error.issues.map((i) => `--${String(i.path[0])} ${i.message}`).join('\n'));
+  }
+  return result.data;
+}
+
+async function run(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-password': { type: 'string' },
+      tenant: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  if (command !== 'tenant create' && command !== 'user create') throw new UsageError(`unknown command "${command}"`);
+  const input = command === 'tenant create' ? check(TenantCreate, values) : check(UserCreate, values);
+
+  const database = await prepareDatabase({ log: (line) => console.error(line) });
+  try {
+    if (command === 'tenant create') {
+      const t = input as z.output<typeof TenantCreate>;
+      const created = await createTenantWithAdmin({
+        name: t.name,
+        adminEmail: t['admin-email'],
+        adminPassword: t['admin-password'],
+      });
+      const out = { tenant_id: created.tenantId, user_id: created.userId, api_key: created.apiKey };
+      console.log(
+        values.json
+          ? JSON.stringify(out)
+          : `Tenant ${out.tenant_id}\nAdmin user ${out.user_id}\nAPI key (shown once) ${out.api_key}`,
+      );
+    } else {
+      const u = input as z.output<typeof UserCreate>;
+      const created = await createUser({ tenantId: u.tenant, email: u.email, password: u.password, role: u.role, name: u.name });
+      console.log(values.json ? JSON.stringify({ user_id: created.userId }) : `User ${created.userId}`);
+    }
+    return 0;
+  } finally {
+    await disconnectDb();
+    await closePgPool();
+    await database.stop();
+  }
+}
+
+try {
+  process.exitCode = await run();
+} catch (error) {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`error: ${(error as Error).message}\n${USAGE}`);
+    process.exitCode = 2;
+  } else if (error instanceof DomainConflictError) {
+    console.error(`error: ${error.message}`);
+    process.exitCode = 1;
+  } else {
+    console.error(`error: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}

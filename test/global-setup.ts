@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { ensureEmbeddedDatabase } from '../server/db/embedded';
+import { applyMigrations } from '../server/db/migrate';
+
+/**
+ * One throw-away embedded PostgreSQL for the whole run, with the migrations applied once to a
+ * template database; each test file clones its own database from it (test/file-setup.ts).
+ */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-'));
+  // Postgres runs as the unprivileged `postgres` user when we are root: it must be able to enter the folder.
+  if (process.getuid?.() === 0) (await import('node:fs')).chmodSync(dataDir, 0o755);
+  const embedded = await ensureEmbeddedDatabase(dataDir);
+  const admin = new URL(embedded.url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query('drop database if exists switchboard_template');
+  await client.query('create database switchboard_template');
+  await client.end();
+  const template = new URL(embedded.url);
+  template.pathname = '/switchboard_template';
+  await applyMigrations(template.toString());
+  project.provide('pgAdminUrl', admin.toString());
+
+  return async () => {
+    await embedded.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { createTenantWithAdmin, createUser } from '../server/domain/tenants';
+
+/** Test fixtures: real tenants, users and keys created through the domain code. */
+export interface TestTenant {
+  tenantId: string;
+  apiKey: string;
+  adminEmail: string;
+  adminPassword: string;
+  adminUserId: string;
+}
+
+export async function createTestTenant(name = 'Test tenant'): Promise<TestTenant> {
+  const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.test`;
+  const adminPassword = 'correct horse battery staple';
+  const created = await createTenantWithAdmin({ name, adminEmail, adminPassword });
+  return { tenantId: created.tenantId, apiKey: created.apiKey, adminEmail, adminPassword, adminUserId: created.userId };
+}
+
+export async function createTestUser(tenantId: string, role: 'admin' | 'agent') {
+  const email = `${role}-${randomBytes(4).toString('hex')}@example.test`;
+  const password = 'another long password';
+  const { userId } = await createUser({ tenantId, email, password, role });
+  return { userId, email, password };
+}
+
+/** fetch against the test server with the usual headers. */
+export function client(baseUrl: string, defaults: { tenantId?: string; token?: string } = {}) {
+  return async (
+    method: string,
+    path: string,
+    options: {
+      body?: unknown;
+      headers?: Record<string, string>;
+      rawBody?: string;
+      tenantId?: string | null;
+      token?: string | null;
+    } = {},
+  ) => {
+    const headers: Record<string, string> = {};
+    const tenant = options.tenantId === undefined ? defaults.tenantId : options.tenantId;
+    const token = options.token === undefined ? defaults.token : options.token;
+    if (tenant) headers['X-Tenant-ID'] = tenant;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    Object.assign(headers, options.headers);
+    const response = await fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers,
+      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
+    return { status: response.status, headers: response.headers, body: json as any, text };
+  };
+}
