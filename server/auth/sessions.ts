@@ -25,12 +25,11 @@ export interface SessionResponse {
   user: { id: string; email: string; name: string; role: Role };
 }
 
-export async function login(input: {
-  email: string;
-  password: string;
-  tenantHeader: string | null;
-  ip: string;
-}): Promise<SessionResponse> {
+/**
+ * Email + password check shared by the REST login and the dashboard sign-in, so both count and
+ * limit failures the same way. Returns the user with their memberships.
+ */
+export async function verifyPasswordLogin(input: { email: string; password: string; ip: string }) {
   const email = input.email.trim().toLowerCase();
   await assertLoginAllowed(email, input.ip);
   const user = await db().user.findUnique({ where: { email }, include: { memberships: true } });
@@ -41,6 +40,16 @@ export async function login(input: {
     throw Errors.invalidCredentials();
   }
   await clearLoginFailures(email);
+  return user;
+}
+
+export async function login(input: {
+  email: string;
+  password: string;
+  tenantHeader: string | null;
+  ip: string;
+}): Promise<SessionResponse> {
+  const user = await verifyPasswordLogin(input);
 
   let membership = user.memberships[0];
   if (input.tenantHeader) {
