@@ -4,7 +4,10 @@ import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
 import { authRoutes } from './v1/auth';
 import { bookingRoutes } from './v1/bookings';
+import { deliveryRoutes } from './v1/deliveries';
+import { eventRoutes } from './v1/events';
 import { metaRoutes } from './v1/meta';
+import { webhookRoutes } from './v1/webhooks';
 
 /** Every /api/v1 operation. Add a module's routes here and they are served and documented. */
 let openApiDocument: unknown;
@@ -12,6 +15,9 @@ export const routes: AnyRoute[] = [
   ...authRoutes,
   ...apiKeyRoutes,
   ...bookingRoutes,
+  ...webhookRoutes,
+  ...deliveryRoutes,
+  ...eventRoutes,
   ...metaRoutes(() => {
     openApiDocument ??= buildOpenApiDocument(routes);
     return openApiDocument;

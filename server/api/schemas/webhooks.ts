@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { isSubscribable } from '../../events/catalog';
+import { ListQuery, Timestamp } from './common';
+import { EventEnvelope } from './events';
+
+const Subscription = z
+  .string()
+  .refine(isSubscribable, {
+    message: 'Must be *, conversation.*, booking.*, payment.* or an event type from GET /event-types',
+  })
+  .meta({ example: 'booking.*' });
+
+const Url = z.string().min(1).max(2048).meta({
+  format: 'uri',
+  description:
+    'https URL resolving only to public addresses (422 url_not_allowed otherwise). The operator setting WEBHOOK_ALLOW_PRIVATE_URLS=true also allows http and local targets.',
+});
+const Events = z.array(Subscription).min(1, 'At least one subscription is required').max(50);
+const Description = z.string().max(500).nullable();
+
+export const CreateWebhookBody = z
+  .object({
+    url: Url,
+    events: Events,
+    description: Description.optional(),
+    is_active: z.boolean().default(true),
+  })
+  .meta({ id: 'CreateWebhookEndpoint' });
+
+export const UpdateWebhookBody = z
+  .object({
+    url: Url.optional(),
+    events: Events.optional(),
+    description: Description.optional(),
+    is_active: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateWebhookEndpoint' });
+
+export const WebhookEndpoint = z
+  .object({
+    id: z.string().meta({ example: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    is_active: z.boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    recent_attempts: z.number().int().meta({ description: 'Delivery attempts in the last 24 h' }),
+    recent_success_rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .meta({ description: 'Share of those attempts that succeeded (null without attempts)' }),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+
+export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
+  webhook_secret: z.string().meta({ description: 'whsec_… signing secret; shown only here and at rotation' }),
+}).meta({ id: 'WebhookEndpointWithSecret' });
+
+export const WebhookSecret = z
+  .object({ webhook_secret: z.string(), previous_secret_expires_at: Timestamp })
+  .meta({ id: 'WebhookSecret', description: 'The new secret; the old one keeps signing too until previous_secret_expires_at' });
+
+export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
+
+export const Delivery = z
+  .object({
+    id: z.string().meta({ example: 'dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+    event_id: z.string(),
+    event_type: z.string(),
+    endpoint_id: z.string(),
+    status: DeliveryStatus,
+    attempt_count: z.number().int(),
+    next_attempt_at: Timestamp.nullable(),
+    last_attempt_at: Timestamp.nullable(),
+    resend_of_id: z.string().nullable().meta({ description: 'Set on a delivery created by POST /deliveries/{id}/resend' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Delivery' });
+
+export const DeliveryAttempt = z
+  .object({
+    attempt_number: z.number().int(),
+    started_at: Timestamp,
+    succeeded: z.boolean(),
+    response_status: z.number().int().nullable(),
+    latency_ms: z.number().int(),
+    response_excerpt: z.string().nullable().meta({ description: 'First 2 KiB of the response body' }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const DeliveryDetail = Delivery.extend({
+  attempts: z.array(DeliveryAttempt),
+  event: EventEnvelope,
+}).meta({ id: 'DeliveryDetail' });
+
+export const DeliveryListQuery = ListQuery.extend({ status: DeliveryStatus.optional() });
+
+export const TestEventResult = z
+  .object({ event: EventEnvelope, delivery: Delivery })
+  .meta({ id: 'WebhookTestResult', description: 'The webhook.test event and its delivery (sent asynchronously)' });

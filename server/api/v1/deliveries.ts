@@ -1,0 +1,44 @@
+import { json, tenantRoute } from '../../http/route';
+import { getDelivery, listDeliveries, resendDelivery } from '../../webhooks';
+import { listOf } from '../schemas/common';
+import { Delivery, DeliveryDetail, DeliveryListQuery } from '../schemas/webhooks';
+
+const tag = 'Webhooks';
+
+export const deliveryRoutes = [
+  tenantRoute({
+    method: 'GET',
+    path: '/deliveries',
+    operationId: 'listDeliveries',
+    tag,
+    role: 'admin',
+    summary: 'Deliveries across all endpoints (e.g. ?status=failed)',
+    query: DeliveryListQuery,
+    responses: { 200: { description: 'One page, newest first', schema: listOf(Delivery, 'DeliveryList') } },
+    handler: async ({ db, tenantId, query }) => json(200, await listDeliveries(db, tenantId, query)),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/deliveries/{id}',
+    operationId: 'getDelivery',
+    tag,
+    role: 'admin',
+    summary: 'A delivery with every attempt and the event payload',
+    responses: { 200: { description: 'The delivery', schema: DeliveryDetail } },
+    errors: [404],
+    handler: async ({ db, tenantId, params }) => json(200, await getDelivery(db, tenantId, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/deliveries/{id}/resend',
+    operationId: 'resendDelivery',
+    tag,
+    role: 'admin',
+    summary: 'Deliver the same event to the same endpoint again, now',
+    description:
+      'Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get the same webhook-id. 409 endpoint_inactive when the endpoint is disabled.',
+    responses: { 202: { description: 'The new delivery, queued', schema: Delivery } },
+    errors: [404, 409],
+    handler: async ({ db, tenantId, params }) => json(202, await resendDelivery(db, tenantId, { id: params.id })),
+  }),
+];

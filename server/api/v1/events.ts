@@ -1,0 +1,42 @@
+import { EVENT_TYPES } from '../../events/catalog';
+import { getEvent, listEvents } from '../../events/list-events';
+import { json, tenantRoute } from '../../http/route';
+import { listOf } from '../schemas/common';
+import { EventEnvelope, EventListQuery, EventTypeList } from '../schemas/events';
+
+const tag = 'Events';
+
+export const eventRoutes = [
+  tenantRoute({
+    method: 'GET',
+    path: '/event-types',
+    operationId: 'listEventTypes',
+    tag,
+    role: 'agent',
+    summary: 'The event catalog',
+    responses: { 200: { description: 'Every event type', schema: EventTypeList } },
+    handler: async () => json(200, { data: EVENT_TYPES.map((e) => ({ type: e.type, description: e.description })) }),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/events',
+    operationId: 'listEvents',
+    tag,
+    role: 'admin',
+    summary: "The tenant's events, newest first",
+    query: EventListQuery,
+    responses: { 200: { description: 'One page', schema: listOf(EventEnvelope, 'EventList') } },
+    handler: async ({ db, tenantId, query }) => json(200, await listEvents(db, tenantId, query)),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/events/{id}',
+    operationId: 'getEvent',
+    tag,
+    role: 'admin',
+    summary: 'One event envelope, as delivered',
+    responses: { 200: { description: 'The event', schema: EventEnvelope } },
+    errors: [404],
+    handler: async ({ db, tenantId, params }) => json(200, await getEvent(db, tenantId, { id: params.id })),
+  }),
+];

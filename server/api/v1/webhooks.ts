@@ -1,0 +1,125 @@
+import { json, noContent, tenantRoute } from '../../http/route';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  rotateSecret,
+  sendTestEvent,
+  updateEndpoint,
+} from '../../webhooks';
+import { ListQuery, listOf } from '../schemas/common';
+import {
+  CreateWebhookBody,
+  Delivery,
+  DeliveryListQuery,
+  TestEventResult,
+  UpdateWebhookBody,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookSecret,
+} from '../schemas/webhooks';
+
+const tag = 'Webhooks';
+
+export const webhookRoutes = [
+  tenantRoute({
+    method: 'POST',
+    path: '/webhooks',
+    operationId: 'createWebhookEndpoint',
+    tag,
+    role: 'admin',
+    summary: 'Register a webhook endpoint (the signing secret is shown once)',
+    description:
+      'The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*) or catalog types.',
+    body: CreateWebhookBody,
+    responses: { 201: { description: 'Created, with webhook_secret', schema: WebhookEndpointWithSecret } },
+    handler: async ({ db, tenantId, body }) => json(201, await createEndpoint(db, tenantId, body)),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/webhooks',
+    operationId: 'listWebhookEndpoints',
+    tag,
+    role: 'admin',
+    summary: 'List webhook endpoints with their recent success rate',
+    query: ListQuery,
+    responses: { 200: { description: 'One page, newest first', schema: listOf(WebhookEndpoint, 'WebhookEndpointList') } },
+    handler: async ({ db, tenantId, query }) => json(200, await listEndpoints(db, tenantId, query)),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/webhooks/{id}',
+    operationId: 'getWebhookEndpoint',
+    tag,
+    role: 'admin',
+    summary: 'Read a webhook endpoint',
+    responses: { 200: { description: 'The endpoint', schema: WebhookEndpoint } },
+    errors: [404],
+    handler: async ({ db, tenantId, params }) => json(200, await getEndpoint(db, tenantId, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    operationId: 'updateWebhookEndpoint',
+    tag,
+    role: 'admin',
+    summary: 'Change url, events, description or is_active',
+    description: 'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed).',
+    body: UpdateWebhookBody,
+    responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpoint } },
+    errors: [404],
+    handler: async ({ db, tenantId, params, body }) => json(200, await updateEndpoint(db, tenantId, { ...body, id: params.id })),
+  }),
+  tenantRoute({
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    operationId: 'deleteWebhookEndpoint',
+    tag,
+    role: 'admin',
+    summary: 'Delete a webhook endpoint and its delivery log',
+    responses: { 204: { description: 'Deleted' } },
+    errors: [404],
+    handler: async ({ db, tenantId, params }) => {
+      await deleteEndpoint(db, tenantId, { id: params.id });
+      return noContent();
+    },
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    tag,
+    role: 'admin',
+    summary: 'Replace the signing secret; both secrets sign for the next 24 h',
+    responses: { 200: { description: 'The new secret (shown once)', schema: WebhookSecret } },
+    errors: [404],
+    handler: async ({ db, tenantId, params }) => json(200, await rotateSecret(db, tenantId, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    operationId: 'sendWebhookTestEvent',
+    tag,
+    role: 'admin',
+    summary: 'Send a webhook.test event to this endpoint only',
+    description: 'Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive when disabled.',
+    responses: { 202: { description: 'Queued', schema: TestEventResult } },
+    errors: [404, 409],
+    handler: async ({ db, tenantId, params }) => json(202, await sendTestEvent(db, tenantId, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag,
+    role: 'admin',
+    summary: "The endpoint's deliveries, filterable by status",
+    query: DeliveryListQuery,
+    responses: { 200: { description: 'One page, newest first', schema: listOf(Delivery, 'DeliveryList') } },
+    errors: [404],
+    handler: async ({ db, tenantId, params, query }) =>
+      json(200, await listDeliveries(db, tenantId, { ...query, endpointId: params.id })),
+  }),
+];

@@ -1,0 +1,44 @@
+import { settings } from '../config/settings';
+import type { TenantTx } from '../db/tenant-scope';
+
+/**
+ * The delivery engines behind one small interface (the shape of Documenso's jobs provider): the
+ * outbox code hands deliveries over inside its transaction; the engine runs the one delivery
+ * workflow (server/delivery/workflow.ts) with its own scheduling. Receivers cannot tell which
+ * engine ran it.
+ */
+export interface DeliveryJob {
+  tenantId: string;
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  /** 1-based number of the attempt to make. */
+  attempt: number;
+}
+
+export interface DeliveryEngine {
+  readonly name: 'worker' | 'inngest';
+  /**
+   * Whether `enqueue` completes the hand-over inside the transaction (worker: a job row in the
+   * same database). If not, the event stays undispatched until the engine's relay confirms it.
+   */
+  readonly transactional: boolean;
+  /** Called inside the transaction that created the delivery rows, so the hand-over commits with them or not at all. */
+  enqueue(tx: TenantTx, jobs: DeliveryJob[]): Promise<void>;
+}
+
+const engines: Partial<Record<DeliveryEngine['name'], DeliveryEngine>> = {};
+
+export function registerEngine(engine: DeliveryEngine): void {
+  engines[engine.name] = engine;
+}
+
+export async function deliveryEngine(): Promise<DeliveryEngine> {
+  const name = settings().DELIVERY_ENGINE;
+  if (!engines[name]) {
+    // Imported lazily so the worker engine never loads the Inngest SDK and vice versa.
+    if (name === 'worker') registerEngine((await import('./worker/engine')).workerEngine);
+    else registerEngine((await import('./inngest/engine')).inngestEngine);
+  }
+  return engines[name] as DeliveryEngine;
+}

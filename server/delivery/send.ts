@@ -1,0 +1,124 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { hostOf, isPublicAddress, parseTargetUrl, UrlNotAllowedError } from '../webhooks/url-guard';
+
+/**
+ * One HTTP POST of a webhook. Redirects are never followed (a 3xx is a failed attempt), the
+ * whole exchange is aborted after `timeoutMs`, and unless private targets are allowed the
+ * address actually connected to is checked after DNS resolution (no rebinding window).
+ * Never throws: every failure comes back as an outcome.
+ */
+export const EXCERPT_BYTES = 2048;
+
+export interface SendOutcome {
+  ok: boolean;
+  status: number | null;
+  latencyMs: number;
+  excerpt: string | null;
+  error: string | null;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+/** dns.lookup that refuses non-public answers, handed to the socket so the checked address is the one used. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '', 4);
+    const list = addresses as LookupAddress[];
+    const refused = list.find((a) => !isPublicAddress(a.address));
+    if (refused) {
+      return callback(new UrlNotAllowedError(`${hostname} resolves to a non-public address (${refused.address})`), '', 4);
+    }
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+};
+
+export function sendWebhook(
+  target: string,
+  request: { body: string; headers: Record<string, string> },
+  options: SendOptions,
+): Promise<SendOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const fail = (error: string, status: number | null = null, excerpt: string | null = null): SendOutcome => ({
+    ok: false,
+    status,
+    latencyMs: elapsed(),
+    excerpt,
+    error,
+  });
+
+  let url: URL;
+  try {
+    url = parseTargetUrl(target, options.allowPrivate);
+    const host = hostOf(url);
+    // Literal IPs never reach the lookup hook, so they are checked here.
+    if (!options.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
+      throw new UrlNotAllowedError(`${host} is not a public address`);
+    }
+  } catch (error) {
+    return Promise.resolve(fail(`url_not_allowed: ${(error as Error).message}`));
+  }
+
+  return new Promise<SendOutcome>((resolve) => {
+    let settled = false;
+    const finish = (outcome: SendOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const transport = url.protocol === 'https:' ? https : http;
+    const req = transport.request(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+      agent: false,
+      ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+    });
+    const timer = setTimeout(() => {
+      finish(fail(`timeout: no complete response within ${options.timeoutMs} ms`));
+      req.destroy();
+    }, options.timeoutMs);
+
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error instanceof UrlNotAllowedError ? 'url_not_allowed' : (error.code ?? 'request_failed');
+      finish(fail(`${code}: ${error.message}`));
+    });
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+        if (status >= 200 && status < 300) {
+          finish({ ok: true, status, latencyMs: elapsed(), excerpt, error: null });
+        } else if (status >= 300 && status < 400) {
+          const location = res.headers.location ? ` to ${res.headers.location}` : '';
+          finish(fail(`redirect_refused: redirects are not followed (${status}${location})`, status, excerpt));
+        } else {
+          finish(fail(`http_status: the endpoint answered ${status}`, status, excerpt));
+        }
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (size < EXCERPT_BYTES) chunks.push(chunk);
+        size += chunk.length;
+        // The rest of a large body is not needed: stop reading once the excerpt is full.
+        if (size >= EXCERPT_BYTES) {
+          done();
+          res.destroy();
+        }
+      });
+      res.on('end', done);
+      res.on('error', (error) => finish(fail(`response_failed: ${error.message}`, status)));
+    });
+    req.end(request.body);
+  });
+}

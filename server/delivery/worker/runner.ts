@@ -1,0 +1,75 @@
+import { EventEmitter } from 'node:events';
+import { makeWorkerUtils, type Runner, run, type Task, type WorkerEvents } from 'graphile-worker';
+import pg from 'pg';
+import { databaseUrl } from '../../db/client';
+import { logger } from '../../log';
+import { type AttemptJob, runAttempt } from '../attempt';
+import { addAttemptJob, DELIVER_TASK, ensureQueueSchema, quietLogger } from './queue';
+import { ensureHeartbeatTable, startRecovery } from './recovery';
+
+/**
+ * The in-process worker engine: graphile-worker's `run()` on the service database. LISTEN/NOTIFY
+ * wakes it as soon as a job commits; `pollInterval` only matters for retries scheduled with a
+ * future `run_at`. Several processes may run it against one database (SKIP LOCKED claims).
+ */
+export interface DeliveryWorker {
+  stop(): Promise<void>;
+  /** Live graphile worker ids of this process (for tests and diagnostics). */
+  workerIds(): string[];
+}
+
+export interface WorkerOptions {
+  connectionString?: string;
+  concurrency?: number;
+  pollIntervalMs?: number;
+}
+
+const deliver: Task = async (payload) => {
+  const job = payload as AttemptJob;
+  // The next attempt's job is added in the same transaction that records this attempt.
+  await runAttempt(job, { scheduleRetry: (tx, next, runAt) => addAttemptJob(tx, next, runAt) });
+};
+
+export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<DeliveryWorker> {
+  const connectionString = options.connectionString ?? databaseUrl();
+  await ensureQueueSchema(connectionString);
+  const pool = new pg.Pool({ connectionString, max: (options.concurrency ?? 10) + 4 });
+  pool.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
+  await ensureHeartbeatTable(pool);
+
+  const live = new Set<string>();
+  const events: WorkerEvents = new EventEmitter() as WorkerEvents;
+  events.on('worker:create', ({ worker }) => live.add(worker.workerId));
+  events.on('worker:stop', ({ worker }) => live.delete(worker.workerId));
+
+  const runner: Runner = await run({
+    pgPool: pool,
+    concurrency: options.concurrency ?? 10,
+    pollInterval: options.pollIntervalMs ?? 200,
+    noHandleSignals: true,
+    logger: quietLogger(),
+    events,
+    taskList: { [DELIVER_TASK]: deliver },
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+  });
+  const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger() });
+  const ids = [...live];
+  const recovery = startRecovery(pool, utils, () => [...live]);
+  logger().info({ worker_ids: ids }, 'delivery worker started');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    workerIds: () => [...live],
+    stop() {
+      stopped ??= (async () => {
+        const all = [...new Set([...ids, ...live])];
+        await runner.stop();
+        await recovery.stop(all);
+        await utils.release();
+        await pool.end();
+        logger().info('delivery worker stopped');
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { TenantDb } from '../db/tenant-scope';
+import { paginate } from '../http/pagination';
+import { findEndpointOr404 } from './get-endpoint';
+import { serializeDelivery } from './serialize';
+
+export interface ListDeliveriesInput {
+  /** Omit for deliveries across all endpoints (the dashboard's "failed deliveries" view). */
+  endpointId?: string;
+  status?: 'pending' | 'succeeded' | 'failed';
+  limit: number;
+  cursor?: string;
+}
+
+export async function listDeliveries(db: TenantDb, _tenantId: string, input: ListDeliveriesInput) {
+  if (input.endpointId !== undefined) await findEndpointOr404(db, input.endpointId);
+  return paginate(
+    input,
+    ({ after, take }) =>
+      db.delivery.findMany({
+        where: {
+          ...after,
+          ...(input.endpointId !== undefined ? { endpointId: input.endpointId } : {}),
+          ...(input.status ? { status: input.status } : {}),
+        },
+        include: { event: { select: { type: true } } },
+        orderBy: { id: 'desc' },
+        take,
+      }),
+    serializeDelivery,
+  );
+}

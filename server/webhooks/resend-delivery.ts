@@ -1,0 +1,22 @@
+import type { TenantDb } from '../db/tenant-scope';
+import { createDeliveries } from '../events/record';
+import { Errors } from '../http/errors';
+import { serializeDelivery } from './serialize';
+
+/**
+ * Delivers the same event to the same endpoint again, now, as a new delivery (`resend_of_id`
+ * points at the original) with its own attempts and retry schedule. Receivers see the same
+ * `webhook-id`, so their deduplication applies.
+ */
+export async function resendDelivery(db: TenantDb, tenantId: string, input: { id: string }) {
+  const original = await db.delivery.findUnique({ where: { id: input.id }, include: { endpoint: true } });
+  if (!original) throw Errors.notFound('Delivery');
+  if (!original.endpoint.isActive) {
+    throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it before resending');
+  }
+  const [id] = await db.$transaction((tx) =>
+    createDeliveries(tx, { tenantId, eventId: original.eventId, endpointIds: [original.endpointId], resendOfId: original.id }),
+  );
+  const row = await db.delivery.findUniqueOrThrow({ where: { id }, include: { event: true } });
+  return serializeDelivery(row);
+}

@@ -1,0 +1,24 @@
+import type { TenantDb } from '../db/tenant-scope';
+import { recordEventFor } from '../events/record';
+import { Errors } from '../http/errors';
+import { findEndpointOr404 } from './get-endpoint';
+import { serializeDelivery } from './serialize';
+
+/** Records a `webhook.test` event and delivers it to this one endpoint only (subscriptions do not apply). */
+export async function sendTestEvent(db: TenantDb, tenantId: string, input: { id: string }) {
+  const endpoint = await findEndpointOr404(db, input.id);
+  if (!endpoint.isActive) throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it to send a test event');
+  const { envelope, deliveryIds } = await db.$transaction((tx) =>
+    recordEventFor(
+      tx,
+      {
+        tenantId,
+        type: 'webhook.test',
+        object: { endpoint_id: endpoint.id, message: 'This is a test event sent from Switchboard' },
+      },
+      [endpoint.id],
+    ),
+  );
+  const delivery = await db.delivery.findUniqueOrThrow({ where: { id: deliveryIds[0] }, include: { event: true } });
+  return { event: envelope, delivery: serializeDelivery(delivery) };
+}
