@@ -25,3 +25,54 @@ export const BookingListQuery = ListQuery.extend({
   to: z.iso.datetime({ offset: true }).optional().meta({ description: 'Bookings starting before this time' }),
   customer_email: z.string().email().optional(),
 });
+
+const when = z.iso
+  .datetime({ offset: true })
+  .meta({ description: 'RFC 3339 timestamp (any offset; stored and returned in UTC)' });
+const text = (max: number) => z.string().trim().min(1).max(max);
+const Metadata = z
+  .record(z.string().max(40), z.unknown())
+  .refine((m) => Object.keys(m).length <= 50, 'At most 50 keys')
+  .refine((m) => JSON.stringify(m).length <= 8192, 'At most 8 KiB of JSON')
+  .meta({ description: 'Your own key/value data (at most 50 keys, 8 KiB of JSON)' });
+
+const Customer = z.object({
+  name: text(200),
+  email: z.string().trim().email().max(320).optional().nullable(),
+  phone: z.string().trim().min(3).max(40).optional().nullable(),
+});
+
+const endsAfterStart = (b: { start_at?: string; end_at?: string }) =>
+  !b.start_at || !b.end_at || new Date(b.end_at).getTime() > new Date(b.start_at).getTime();
+
+export const CreateBookingBody = z
+  .object({
+    customer: Customer,
+    service: text(200).optional().nullable(),
+    start_at: when,
+    end_at: when,
+    notes: z.string().max(5000).optional().nullable(),
+    metadata: Metadata.optional().nullable(),
+  })
+  .refine(endsAfterStart, { path: ['end_at'], message: 'Must be after start_at' })
+  .meta({ id: 'CreateBookingRequest' });
+
+export const UpdateBookingBody = z
+  .object({
+    customer: Customer.partial().optional(),
+    service: text(200).optional().nullable(),
+    start_at: when.optional(),
+    end_at: when.optional(),
+    notes: z.string().max(5000).optional().nullable(),
+    metadata: Metadata.optional().nullable(),
+  })
+  .refine(endsAfterStart, { path: ['end_at'], message: 'Must be after start_at' })
+  .meta({
+    id: 'UpdateBookingRequest',
+    description:
+      'Only the fields sent change; null clears an optional field. Changing start_at or end_at emits booking.rescheduled with the old times in data.previous. end_at must stay after start_at (checked against the stored value of the field not sent).',
+  });
+
+export const CancelBookingBody = z
+  .object({ reason: z.string().trim().min(1).max(1000).optional() })
+  .meta({ id: 'CancelBookingRequest', description: 'The body is optional' });

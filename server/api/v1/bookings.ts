@@ -1,9 +1,17 @@
+import { cancelBooking } from '../../domain/bookings/cancel-booking';
+import { completeBooking } from '../../domain/bookings/complete-booking';
+import { confirmBooking } from '../../domain/bookings/confirm-booking';
+import { createBooking } from '../../domain/bookings/create-booking';
+import { getBooking } from '../../domain/bookings/get-booking';
 import { listBookings } from '../../domain/bookings/list-bookings';
+import { updateBooking } from '../../domain/bookings/update-booking';
 import { json, tenantRoute } from '../../http/route';
-import { Booking, BookingListQuery } from '../schemas/bookings';
+import { Booking, BookingListQuery, CancelBookingBody, CreateBookingBody, UpdateBookingBody } from '../schemas/bookings';
 import { listOf } from '../schemas/common';
 
 const tag = 'Bookings';
+const TRANSITIONS =
+  'States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final.';
 
 export const bookingRoutes = [
   tenantRoute({
@@ -13,8 +21,81 @@ export const bookingRoutes = [
     tag,
     role: 'agent',
     summary: "List the tenant's bookings",
+    description: 'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive).',
     query: BookingListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Booking, 'BookingList') } },
     handler: async ({ db, query }) => json(200, await listBookings(db, query)),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/bookings',
+    operationId: 'createBooking',
+    tag,
+    role: 'agent',
+    summary: 'Create a booking (starts pending)',
+    description: 'Emits booking.created. end_at must be after start_at (422).',
+    body: CreateBookingBody,
+    responses: { 201: { description: 'Created', schema: Booking } },
+    handler: async ({ db, tenantId, body }) => json(201, await createBooking(db, tenantId, body)),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/bookings/{id}',
+    operationId: 'getBooking',
+    tag,
+    role: 'agent',
+    summary: 'Read a booking',
+    responses: { 200: { description: 'The booking', schema: Booking } },
+    handler: async ({ db, tenantId, params }) => json(200, await getBooking(db, tenantId, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'PATCH',
+    path: '/bookings/{id}',
+    operationId: 'updateBooking',
+    tag,
+    role: 'agent',
+    summary: 'Change or reschedule a booking',
+    description:
+      'Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A cancelled or completed booking cannot be changed (409 invalid_transition).',
+    body: UpdateBookingBody,
+    responses: { 200: { description: 'The updated booking', schema: Booking } },
+    errors: [409],
+    handler: async ({ db, tenantId, params, body }) =>
+      json(200, await updateBooking(db, tenantId, { id: params.id, changes: body })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/bookings/{id}/confirm',
+    operationId: 'confirmBooking',
+    tag,
+    role: 'agent',
+    summary: 'Confirm a pending booking',
+    description: `Emits booking.confirmed. ${TRANSITIONS}`,
+    responses: { 200: { description: 'The confirmed booking', schema: Booking } },
+    handler: async ({ db, tenantId, params }) => json(200, await confirmBooking(db, tenantId, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/bookings/{id}/cancel',
+    operationId: 'cancelBooking',
+    tag,
+    role: 'agent',
+    summary: 'Cancel a pending or confirmed booking',
+    description: `Emits booking.cancelled; the optional reason is kept as cancellation_reason. ${TRANSITIONS}`,
+    body: CancelBookingBody,
+    responses: { 200: { description: 'The cancelled booking', schema: Booking } },
+    handler: async ({ db, tenantId, params, body }) =>
+      json(200, await cancelBooking(db, tenantId, { id: params.id, reason: body.reason })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/bookings/{id}/complete',
+    operationId: 'completeBooking',
+    tag,
+    role: 'agent',
+    summary: 'Complete a confirmed booking',
+    description: `Emits booking.completed. ${TRANSITIONS}`,
+    responses: { 200: { description: 'The completed booking', schema: Booking } },
+    handler: async ({ db, tenantId, params }) => json(200, await completeBooking(db, tenantId, { id: params.id })),
   }),
 ];

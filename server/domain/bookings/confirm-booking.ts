@@ -1,0 +1,7 @@
+import type { TenantDb } from '../../db/tenant-scope';
+import { transitionBooking } from './transition';
+
+/** pending → confirmed; emits booking.confirmed. */
+export function confirmBooking(db: TenantDb, tenantId: string, input: { id: string }) {
+  return transitionBooking(db, tenantId, { id: input.id, to: 'confirmed', event: 'booking.confirmed' });
+}

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { CreateBookingBody } from '../../api/schemas/bookings';
+import type { Prisma } from '../../db/generated/client';
+import type { TenantDb } from '../../db/tenant-scope';
+import { recordEvent } from '../../events/record';
+import { newId } from '../../lib/ids';
+import { serializeBooking } from './serialize';
+
+export type CreateBookingInput = z.output<typeof CreateBookingBody>;
+
+/** A new booking starts `pending`; emits booking.created. */
+export function createBooking(db: TenantDb, tenantId: string, input: CreateBookingInput) {
+  return db.$transaction(async (tx) => {
+    const row = await tx.booking.create({
+      data: {
+        id: newId('booking'),
+        tenantId,
+        customerName: input.customer.name,
+        customerEmail: input.customer.email ?? null,
+        customerPhone: input.customer.phone ?? null,
+        service: input.service ?? null,
+        startAt: new Date(input.start_at),
+        endAt: new Date(input.end_at),
+        notes: input.notes ?? null,
+        metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+      },
+    });
+    const object = serializeBooking(row);
+    await recordEvent(tx, { tenantId, type: 'booking.created', object });
+    return object;
+  });
+}

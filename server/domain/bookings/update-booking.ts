@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import type { UpdateBookingBody } from '../../api/schemas/bookings';
+import { Prisma } from '../../db/generated/client';
+import type { TenantDb } from '../../db/tenant-scope';
+import { recordEvent } from '../../events/record';
+import { ApiError, Errors } from '../../http/errors';
+import { serializeBooking } from './serialize';
+import { FINAL_BOOKING_STATES } from './transition';
+
+export type UpdateBookingInput = z.output<typeof UpdateBookingBody>;
+
+const ATTEMPTS = 3;
+
+/**
+ * Partial update of an open (pending or confirmed) booking. A change of start_at or end_at emits
+ * booking.rescheduled with the old times in `previous`; other field changes emit nothing (the
+ * catalog has no generic update event). A cancelled or completed booking answers 409.
+ */
+export async function updateBooking(db: TenantDb, tenantId: string, input: { id: string; changes: UpdateBookingInput }) {
+  const { changes } = input;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await db.$transaction(async (tx) => {
+      const current = await tx.booking.findUnique({ where: { id: input.id } });
+      if (!current) throw Errors.notFound('Booking');
+      if (FINAL_BOOKING_STATES.includes(current.status)) {
+        throw Errors.invalidTransition(`A ${current.status} booking can no longer be changed`);
+      }
+      const startAt = changes.start_at ? new Date(changes.start_at) : current.startAt;
+      const endAt = changes.end_at ? new Date(changes.end_at) : current.endAt;
+      if (endAt.getTime() <= startAt.getTime()) {
+        throw Errors.validation([{ path: changes.end_at ? 'end_at' : 'start_at', message: 'end_at must be after start_at' }]);
+      }
+      const rescheduled = startAt.getTime() !== current.startAt.getTime() || endAt.getTime() !== current.endAt.getTime();
+      // Guarded on what we read: a concurrent transition or reschedule makes this match nothing,
+      // so `previous` is always the times this change replaced.
+      const [row] = await tx.booking.updateManyAndReturn({
+        where: { id: input.id, status: current.status, startAt: current.startAt, endAt: current.endAt },
+        data: {
+          startAt,
+          endAt,
+          ...(changes.customer?.name !== undefined ? { customerName: changes.customer.name } : {}),
+          ...(changes.customer?.email !== undefined ? { customerEmail: changes.customer.email } : {}),
+          ...(changes.customer?.phone !== undefined ? { customerPhone: changes.customer.phone } : {}),
+          ...(changes.service !== undefined ? { service: changes.service } : {}),
+          ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+          ...(changes.metadata !== undefined
+            ? { metadata: changes.metadata === null ? Prisma.DbNull : (changes.metadata as Prisma.InputJsonValue) }
+            : {}),
+        },
+      });
+      if (!row) return null;
+      const object = serializeBooking(row);
+      if (rescheduled) {
+        await recordEvent(tx, {
+          tenantId,
+          type: 'booking.rescheduled',
+          object,
+          previous: { start_at: current.startAt.toISOString(), end_at: current.endAt.toISOString() },
+        });
+      }
+      return object;
+    });
+    if (outcome) return outcome;
+    if (attempt >= ATTEMPTS) {
+      throw new ApiError(409, 'concurrent_update', 'The booking changed while this update ran; retry the request');
+    }
+  }
+}
