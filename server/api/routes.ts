@@ -7,6 +7,7 @@ import { bookingRoutes } from './v1/bookings';
 import { deliveryRoutes } from './v1/deliveries';
 import { eventRoutes } from './v1/events';
 import { metaRoutes } from './v1/meta';
+import { paymentRoutes } from './v1/payments';
 import { webhookRoutes } from './v1/webhooks';
 
 /** Every /api/v1 operation. Add a module's routes here and they are served and documented. */
@@ -15,6 +16,7 @@ export const routes: AnyRoute[] = [
   ...authRoutes,
   ...apiKeyRoutes,
   ...bookingRoutes,
+  ...paymentRoutes,
   ...webhookRoutes,
   ...deliveryRoutes,
   ...eventRoutes,

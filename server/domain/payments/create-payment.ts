@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { CreatePaymentBody } from '../../api/schemas/payments';
+import type { TenantDb } from '../../db/tenant-scope';
+import { recordEvent } from '../../events/record';
+import { Errors } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { serializePayment } from './serialize';
+
+export type CreatePaymentInput = z.output<typeof CreatePaymentBody>;
+
+/** A new payment starts `pending`; emits payment.created. booking_id must name a booking of this tenant. */
+export function createPayment(db: TenantDb, tenantId: string, input: CreatePaymentInput) {
+  return db.$transaction(async (tx) => {
+    if (input.booking_id) {
+      const booking = await tx.booking.findUnique({ where: { id: input.booking_id }, select: { id: true } });
+      if (!booking) throw Errors.validation([{ path: 'booking_id', message: 'No such booking' }]);
+    }
+    const row = await tx.payment.create({
+      data: {
+        id: newId('payment'),
+        tenantId,
+        bookingId: input.booking_id ?? null,
+        amount: input.amount,
+        currency: input.currency,
+        provider: input.provider,
+        providerRef: input.provider_ref ?? null,
+      },
+    });
+    const object = serializePayment(row);
+    await recordEvent(tx, { tenantId, type: 'payment.created', object });
+    return object;
+  });
+}

@@ -1,0 +1,18 @@
+import type { Payment } from '../../db/generated/client';
+
+/** A payment as the REST API and event payloads show it. */
+export function serializePayment(p: Payment) {
+  return {
+    id: p.id,
+    booking_id: p.bookingId,
+    amount: p.amount,
+    currency: p.currency,
+    status: p.status,
+    provider: p.provider,
+    provider_ref: p.providerRef,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+export type PaymentResource = ReturnType<typeof serializePayment>;
