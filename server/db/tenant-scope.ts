@@ -75,12 +75,30 @@ function scope(tenantId: string) {
 
 export class TenantScopeError extends Error {}
 
-export function forTenant(tenantId: string) {
+function scopedClient(base: Db, tenantId: string) {
+  return base.$extends(scope(tenantId));
+}
+
+export type TenantDb = ReturnType<typeof scopedClient>;
+
+// Extending a client is not free; reuse the scoped client of recently seen tenants.
+const CACHE_SIZE = 500;
+const cache = new Map<string, { base: Db; client: TenantDb }>();
+
+export function forTenant(tenantId: string): TenantDb {
   if (typeof tenantId !== 'string' || !isUuid(tenantId)) {
     throw new TenantScopeError(`forTenant() needs a tenant UUID, got ${JSON.stringify(tenantId)}`);
   }
-  return (db() as Db).$extends(scope(tenantId));
+  const base = db();
+  const hit = cache.get(tenantId);
+  if (hit && hit.base === base) {
+    cache.delete(tenantId); // re-insert: Map order is the LRU order
+    cache.set(tenantId, hit);
+    return hit.client;
+  }
+  const client = scopedClient(base, tenantId);
+  cache.set(tenantId, { base, client });
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return client;
 }
-
-export type TenantDb = ReturnType<typeof forTenant>;
 export type TenantTx = Parameters<Parameters<TenantDb['$transaction']>[0]>[0];

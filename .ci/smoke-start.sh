@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm start` with only AUTH_SECRET, SECRETS_KEY and PORT set serves the API on the embedded
+# database, and the CLI creates two tenants while it runs (issue 2's acceptance check).
+set -euo pipefail
+dir=$(mktemp -d)
+chmod 755 "$dir" # the embedded PostgreSQL runs as the postgres user when CI is root
+port=3917
+log="$dir/server.log"
+cleanup() { [ -n "${pid:-}" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+
+env -i PATH="$PATH" HOME="$HOME" AUTH_SECRET="$(openssl rand -base64 32)" SECRETS_KEY="$(openssl rand -base64 32)" PORT=$port \
+  DATA_DIR="$dir/data" npm start >"$log" 2>&1 &
+pid=$!
+t0=$(date +%s%N)
+for _ in $(seq 1 600); do
+  curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "server exited"; exit 1; }
+  sleep 0.1
+done
+curl -sf "http://127.0.0.1:$port/api/health" | grep -q '"ok"' || { cat "$log"; echo "health never answered"; exit 1; }
+echo "npm start: healthy after $(( ($(date +%s%N) - t0) / 1000000 )) ms (cold, embedded PostgreSQL created)"
+
+for n in 1 2; do
+  out=$(DATA_DIR="$dir/data" npm run -s cli -- tenant create --name "Smoke $n" --admin-email "smoke$n@example.test" --admin-password "smoke-password-$n" --json)
+  tenant=$(node -e 'const o=JSON.parse(process.argv[1]); process.stdout.write(o.tenant_id)' "$out")
+  key=$(node -e 'const o=JSON.parse(process.argv[1]); process.stdout.write(o.api_key)' "$out")
+  status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/v1/bookings" -H "X-Tenant-ID: $tenant" -H "Authorization: Bearer $key")
+  [ "$status" = 200 ] || { echo "GET /bookings for tenant $n answered $status"; cat "$log"; exit 1; }
+  echo "tenant $n created by the CLI while the server runs; its API key works ($status)"
+done
+status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/v1/bookings")
+[ "$status" = 400 ] || { echo "expected 400 without X-Tenant-ID, got $status"; exit 1; }
+echo "smoke test passed"
