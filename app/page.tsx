@@ -1,10 +1,9 @@
-export default function Home() {
-  return (
-    <main>
-      <h1>Switchboard</h1>
-      <p>
-        <a href="/login">Sign in</a> · <a href="/api/v1/openapi.json">API reference (OpenAPI)</a>
-      </p>
-    </main>
-  );
+import { redirect } from 'next/navigation';
+import { currentViewer } from '@/server/trpc/membership';
+
+export const dynamic = 'force-dynamic';
+
+export default async function Home() {
+  const viewer = await currentViewer();
+  redirect(viewer ? '/bookings' : '/login');
 }

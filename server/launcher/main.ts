@@ -47,6 +47,9 @@ try {
 say(settings.DATABASE_URL ? 'Database: DATABASE_URL' : `Database: embedded PostgreSQL in ${dataDir}/postgres`);
 if (mode === 'dev') await seedDemoTenant(say, settings.PORT);
 
+// next-auth builds its callback URLs from NEXTAUTH_URL; default it to this server.
+env.NEXTAUTH_URL ||= `http://localhost:${settings.PORT}`;
+
 const require = createRequire(import.meta.url);
 const nextBin = require.resolve('next/dist/bin/next');
 const child: ChildProcess = spawn(process.execPath, [nextBin, mode, '--port', String(settings.PORT)], { stdio: 'inherit', env });

@@ -1,0 +1,121 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { StatusBadge } from '../../_components/delivery-status';
+import { ErrorNote, formatTime, Loading, useFlash } from '../../_components/feedback';
+import { useTRPC } from '../../_components/trpc';
+
+const FILTERS = ['all', 'pending', 'confirmed', 'completed', 'cancelled'] as const;
+type Filter = (typeof FILTERS)[number];
+
+export function BookingsView() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [filter, setFilter] = useState<Filter>('all');
+  const bookings = useQuery(trpc.bookings.list.queryOptions(filter === 'all' ? {} : { status: filter }));
+  const [flash, setFlash] = useFlash();
+  const done = (verb: string) => ({
+    onSuccess: (b: { id: string; customer: { name: string } }) => {
+      setFlash(`Booking for ${b.customer.name} ${verb}`);
+      void queryClient.invalidateQueries({ queryKey: trpc.bookings.pathKey() });
+    },
+  });
+  const confirm = useMutation(trpc.bookings.confirm.mutationOptions(done('confirmed')));
+  const complete = useMutation(trpc.bookings.complete.mutationOptions(done('completed')));
+  const cancel = useMutation(trpc.bookings.cancel.mutationOptions(done('cancelled')));
+  const busy = confirm.isPending || complete.isPending || cancel.isPending;
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Bookings</h1>
+          <p className="muted">Appointments made by customers, your assistant or the API.</p>
+        </div>
+        <div className="row">
+          <label htmlFor="booking-filter" style={{ margin: 0 }}>
+            Status
+          </label>
+          <select
+            id="booking-filter"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value as Filter)}
+            style={{ width: 'auto' }}
+          >
+            {FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {flash}
+      <ErrorNote error={confirm.error ?? complete.error ?? cancel.error} />
+      {bookings.isPending ? (
+        <Loading />
+      ) : bookings.error ? (
+        <ErrorNote error={bookings.error} />
+      ) : bookings.data.data.length === 0 ? (
+        <p className="empty">No bookings{filter === 'all' ? '' : ` with status ${filter}`}.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Customer</th>
+              <th scope="col">Service</th>
+              <th scope="col">Starts</th>
+              <th scope="col">Ends</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {bookings.data.data.map((b) => (
+              <tr key={b.id} data-testid={`booking-${b.id}`}>
+                <td>
+                  {b.customer.name}
+                  <div className="muted">{b.customer.email ?? b.customer.phone ?? ''}</div>
+                </td>
+                <td>{b.service ?? <span className="muted">—</span>}</td>
+                <td>{formatTime(b.start_at)}</td>
+                <td>{formatTime(b.end_at)}</td>
+                <td>
+                  <StatusBadge status={b.status} />
+                  {b.cancellation_reason && <div className="muted">{b.cancellation_reason}</div>}
+                </td>
+                <td className="actions">
+                  {b.status === 'pending' && (
+                    <button type="button" className="small" disabled={busy} onClick={() => confirm.mutate({ id: b.id })}>
+                      Confirm
+                    </button>
+                  )}
+                  {b.status === 'confirmed' && (
+                    <button type="button" className="small" disabled={busy} onClick={() => complete.mutate({ id: b.id })}>
+                      Complete
+                    </button>
+                  )}
+                  {(b.status === 'pending' || b.status === 'confirmed') && (
+                    <button
+                      type="button"
+                      className="small danger"
+                      disabled={busy}
+                      onClick={() => {
+                        const reason = window.prompt(`Cancel the booking for ${b.customer.name}? Reason (optional):`, '');
+                        if (reason !== null) cancel.mutate({ id: b.id, reason: reason.trim() || null });
+                      }}
+                    >
+                      Cancel
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

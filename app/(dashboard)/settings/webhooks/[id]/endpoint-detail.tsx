@@ -1,0 +1,115 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { StatusBadge } from '../../../../_components/delivery-status';
+import { ErrorNote, formatTime, Loading } from '../../../../_components/feedback';
+import { useTRPC } from '../../../../_components/trpc';
+import { DeliveryPanel } from './delivery-panel';
+
+const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
+type Filter = (typeof FILTERS)[number];
+
+export function EndpointDetail({ id, initialDelivery }: { id: string; initialDelivery: string | null }) {
+  const trpc = useTRPC();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [selected, setSelected] = useState<string | null>(initialDelivery);
+  const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id }));
+  const deliveries = useQuery({
+    ...trpc.webhooks.deliveries.queryOptions({ endpointId: id, ...(filter === 'all' ? {} : { status: filter }) }),
+    // Deliveries move on their own (retries); keep polling while any is still pending.
+    refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 1500 : 10_000),
+  });
+
+  return (
+    <>
+      <p>
+        <Link href="/settings/webhooks">← Webhooks</Link>
+      </p>
+      {endpoint.isPending ? (
+        <Loading />
+      ) : endpoint.error ? (
+        <ErrorNote error={endpoint.error} />
+      ) : (
+        <div className="page-head">
+          <div>
+            <h1 style={{ wordBreak: 'break-all' }}>{endpoint.data.url}</h1>
+            <p className="muted">
+              <span className={`badge ${endpoint.data.is_active ? 'badge-active' : 'badge-disabled'}`}>
+                {endpoint.data.is_active ? 'active' : 'disabled'}
+              </span>{' '}
+              <code>{endpoint.data.events.join(', ')}</code>
+              {endpoint.data.description ? ` · ${endpoint.data.description}` : ''}
+            </p>
+          </div>
+        </div>
+      )}
+
+      <h2>Deliveries</h2>
+      <div className="row" style={{ marginBottom: '0.75rem' }}>
+        <label htmlFor="status-filter" style={{ margin: 0 }}>
+          Status
+        </label>
+        <select id="status-filter" value={filter} onChange={(e) => setFilter(e.target.value as Filter)} style={{ width: 'auto' }}>
+          {FILTERS.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+        {deliveries.isFetching && <span className="muted">Refreshing…</span>}
+      </div>
+      {deliveries.isPending ? (
+        <Loading />
+      ) : deliveries.error ? (
+        <ErrorNote error={deliveries.error} />
+      ) : deliveries.data.data.length === 0 ? (
+        <p className="empty">No {filter === 'all' ? '' : `${filter} `}deliveries yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Delivery</th>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="visually-hidden">Details</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data.data.map((d) => (
+              <tr key={d.id} data-testid={`delivery-${d.id}`} aria-selected={selected === d.id}>
+                <td>
+                  <code>{d.id}</code>
+                  {d.resend_of_id && <div className="muted">resend of {d.resend_of_id}</div>}
+                </td>
+                <td>
+                  <code>{d.event_type}</code>
+                </td>
+                <td>
+                  <StatusBadge status={d.status} />
+                </td>
+                <td>{d.attempt_count}</td>
+                <td>{formatTime(d.created_at)}</td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="small secondary"
+                    aria-expanded={selected === d.id}
+                    onClick={() => setSelected(selected === d.id ? null : d.id)}
+                  >
+                    {selected === d.id ? 'Hide' : 'Details'}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {selected && <DeliveryPanel id={selected} onResent={(newId) => setSelected(newId)} />}
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { StatusBadge } from '../../../_components/delivery-status';
+import { ErrorNote, formatTime, Loading, useFlash } from '../../../_components/feedback';
+import { useTRPC } from '../../../_components/trpc';
+
+/** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
+export function FailedDeliveries() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const failed = useQuery(trpc.webhooks.deliveries.queryOptions({ status: 'failed' }));
+  const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
+  const [flash, setFlash] = useFlash();
+  const resend = useMutation(
+    trpc.webhooks.resend.mutationOptions({
+      onSuccess: (delivery) => {
+        setFlash(`Resent as delivery ${delivery.id}`);
+        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+      },
+    }),
+  );
+  const urlOf = (id: string) => endpoints.data?.data.find((e) => e.id === id)?.url ?? id;
+
+  return (
+    <>
+      {flash}
+      <ErrorNote error={resend.error} />
+      {failed.isPending ? (
+        <Loading />
+      ) : failed.error ? (
+        <ErrorNote error={failed.error} />
+      ) : failed.data.data.length === 0 ? (
+        <p className="empty">No failed deliveries.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Delivery</th>
+              <th scope="col">Event</th>
+              <th scope="col">Endpoint</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Last attempt</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {failed.data.data.map((d) => (
+              <tr key={d.id} data-testid={`failed-${d.id}`}>
+                <td>
+                  <Link href={`/settings/webhooks/${d.endpoint_id}?delivery=${d.id}`}>
+                    <code>{d.id}</code>
+                  </Link>{' '}
+                  <StatusBadge status={d.status} />
+                </td>
+                <td>
+                  <code>{d.event_type}</code>
+                </td>
+                <td>{urlOf(d.endpoint_id)}</td>
+                <td>{d.attempt_count}</td>
+                <td>{formatTime(d.last_attempt_at)}</td>
+                <td className="actions">
+                  <button type="button" className="small" disabled={resend.isPending} onClick={() => resend.mutate({ id: d.id })}>
+                    Resend
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

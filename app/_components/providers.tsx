@@ -1,0 +1,36 @@
+'use client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { SessionProvider } from 'next-auth/react';
+import { type ReactNode, useState } from 'react';
+import superjson from 'superjson';
+import type { AppRouter } from '@/server/trpc/root';
+import { TRPCProvider } from './trpc';
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          // Client errors (403, 404, 422…) do not get better by retrying.
+          queries: { staleTime: 5_000, retry: (count, error) => count < 2 && !/^[4]/.test(String(httpStatus(error))) },
+        },
+      }),
+  );
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', transformer: superjson })] }),
+  );
+  return (
+    <SessionProvider refetchOnWindowFocus={false}>
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          {children}
+        </TRPCProvider>
+      </QueryClientProvider>
+    </SessionProvider>
+  );
+}
+
+function httpStatus(error: unknown): number | undefined {
+  return (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus;
+}

@@ -1,0 +1,13 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { createTrpcContext } from '@/server/trpc/init';
+import { appRouter } from '@/server/trpc/root';
+
+// The dashboard's tRPC endpoint; the session cookie is read (and its membership re-checked) per request.
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+function handler(request: Request) {
+  return fetchRequestHandler({ endpoint: '/api/trpc', req: request, router: appRouter, createContext: createTrpcContext });
+}
+
+export { handler as GET, handler as POST };

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** What global-setup created (kept in the run's DATA_DIR). */
+export interface Fixtures {
+  tenantId: string;
+  tenantName: string;
+  apiKey: string;
+  otherTenantName: string;
+  admin: { email: string; password: string };
+  agent: { email: string; password: string };
+  multi: { email: string; password: string };
+}
+
+export const FIXTURES_FILE = () => path.join(process.env.E2E_DATA_DIR ?? '', 'e2e-fixtures.json');
+
+export function fixtures(): Fixtures {
+  return JSON.parse(readFileSync(FIXTURES_FILE(), 'utf8')) as Fixtures;
+}
+
+export async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function signInToDashboard(page: Page, user: { email: string; password: string }) {
+  await signIn(page, user);
+  await expect(page.getByRole('heading', { name: 'Bookings' })).toBeVisible();
+}
+
+/** REST calls with the tenant's API key, as an integrator would make them. */
+export async function api(method: string, urlPath: string, body?: unknown) {
+  const f = fixtures();
+  const response = await fetch(`http://localhost:${process.env.E2E_PORT}/api/v1${urlPath}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${f.apiKey}`,
+      'X-Tenant-ID': f.tenantId,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}

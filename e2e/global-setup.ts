@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { serverEnv } from '../playwright.config';
+import { FIXTURES_FILE, type Fixtures } from './fixtures';
+
+/** Creates the tenants and users the tests sign in with, through the operator CLI (CONTRACT §8). */
+function cli(args: string[]): Record<string, string> {
+  const out = execFileSync('npm', ['run', '--silent', 'cli', '--', ...args, '--json'], {
+    env: { ...process.env, ...serverEnv },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = out.trim().split('\n').filter(Boolean).pop() ?? '';
+  return JSON.parse(line) as Record<string, string>;
+}
+
+export default function globalSetup() {
+  const password = 'e2e password 1234';
+  const admin = { email: 'admin@e2e.test', password };
+  const agent = { email: 'agent@e2e.test', password };
+  const multi = { email: 'multi@e2e.test', password };
+
+  const main = cli(['tenant', 'create', '--name', 'Harbour Clinic', '--admin-email', admin.email, '--admin-password', password]);
+  cli(['user', 'create', '--tenant', main.tenant_id, '--email', agent.email, '--password', password, '--role', 'agent']);
+  // A user of two tenants (agent in one, admin in the other) exercises the tenant picker.
+  const other = cli([
+    'tenant',
+    'create',
+    '--name',
+    'Northside Dental',
+    '--admin-email',
+    'owner@e2e.test',
+    '--admin-password',
+    password,
+  ]);
+  cli(['user', 'create', '--tenant', main.tenant_id, '--email', multi.email, '--password', password, '--role', 'agent']);
+  cli(['user', 'create', '--tenant', other.tenant_id, '--email', multi.email, '--password', password, '--role', 'admin']);
+
+  const fixtures: Fixtures = {
+    tenantId: main.tenant_id,
+    tenantName: 'Harbour Clinic',
+    apiKey: main.api_key,
+    otherTenantName: 'Northside Dental',
+    admin,
+    agent,
+    multi,
+  };
+  writeFileSync(FIXTURES_FILE(), JSON.stringify(fixtures));
+}

@@ -1,0 +1,86 @@
+import type { NextAuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { verifyPasswordLogin } from '../auth/sessions';
+import { settings } from '../config/settings';
+import type { Role } from '../db/generated/enums';
+import { ApiError } from '../http/errors';
+import { findMembership } from './membership';
+
+/**
+ * Dashboard sign-in (next-auth 4, Credentials + JWT cookie). The password check is the REST
+ * login's own (`verifyPasswordLogin`), so failures are counted and rate limited in one place.
+ * The JWT holds the user and the chosen tenant; the role in it is only a hint for the UI —
+ * every tRPC request and every protected page re-reads the membership from the database.
+ */
+export const SIGN_IN_ERRORS = { invalid: 'CredentialsSignin', rateLimited: 'rate_limited' } as const;
+
+function clientIp(headers: Record<string, unknown> | undefined): string {
+  const forwarded = headers?.['x-forwarded-for'];
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+  const real = headers?.['x-real-ip'];
+  return first || (typeof real === 'string' ? real : '') || 'unknown';
+}
+
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: settings().AUTH_SECRET,
+    session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+    pages: { signIn: '/login', error: '/login' },
+    providers: [
+      CredentialsProvider({
+        name: 'Email and password',
+        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        async authorize(credentials, req) {
+          if (!credentials?.email || !credentials.password) return null;
+          try {
+            const user = await verifyPasswordLogin({
+              email: credentials.email,
+              password: credentials.password,
+              ip: clientIp(req?.headers),
+            });
+            const only = user.memberships.length === 1 ? user.memberships[0] : undefined;
+            return {
+              id: user.id,
+              email: user.email,
+              name: user.name,
+              tenantId: only?.tenantId ?? null,
+              role: only?.role ?? null,
+            };
+          } catch (error) {
+            if (error instanceof ApiError && error.code === 'invalid_credentials') return null;
+            // next-auth hands a thrown message to the client as `error`; the login page explains it.
+            if (error instanceof ApiError && error.status === 429) throw new Error(SIGN_IN_ERRORS.rateLimited);
+            throw error;
+          }
+        },
+      }),
+    ],
+    callbacks: {
+      async jwt({ token, user, trigger, session }) {
+        if (user) {
+          const u = user as { id: string; tenantId?: string | null; role?: Role | null };
+          token.userId = u.id;
+          token.tenantId = u.tenantId ?? null;
+          token.role = u.role ?? null;
+        }
+        if (trigger === 'update' && typeof session?.tenantId === 'string' && token.userId) {
+          // Switching tenant: accept only a tenant this user belongs to, checked in the database.
+          const membership = await findMembership(token.userId, session.tenantId);
+          if (membership) {
+            token.tenantId = membership.tenantId;
+            token.role = membership.role;
+          }
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        return {
+          ...session,
+          user: { ...session.user, id: token.userId },
+          tenantId: token.tenantId ?? null,
+          role: token.role ?? null,
+        };
+      },
+    },
+  };
+}

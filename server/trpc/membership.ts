@@ -1,0 +1,54 @@
+import { getServerSession, type Session } from 'next-auth';
+import { db } from '../db/client';
+import type { Role } from '../db/generated/enums';
+import { isUuid } from '../lib/ids';
+import { authOptions } from './auth-options';
+
+/**
+ * Memberships are looked up across tenants on purpose (this is the authorisation check itself),
+ * so they use the unscoped client.
+ */
+export async function findMembership(userId: string, tenantId: string) {
+  if (!isUuid(tenantId)) return null;
+  return db().membership.findUnique({ where: { tenantId_userId: { tenantId, userId } } });
+}
+
+export async function listMemberships(userId: string) {
+  return db().membership.findMany({ where: { userId }, include: { tenant: true }, orderBy: { createdAt: 'asc' } });
+}
+
+export interface Viewer {
+  userId: string;
+  email: string;
+  name: string;
+  /** null when signed in but no tenant is chosen yet (or the membership is gone). */
+  tenantId: string | null;
+  role: Role | null;
+  tenantName: string | null;
+}
+
+/** The signed-in user with a membership re-checked in the database; null when signed out. */
+export async function currentViewer(): Promise<Viewer | null> {
+  return viewerFromSession(await getServerSession(authOptions()));
+}
+
+/** Never trusts the tenant or role in the cookie: both come from the membership row. */
+export async function viewerFromSession(session: Pick<Session, 'user' | 'tenantId'> | null): Promise<Viewer | null> {
+  const userId = session?.user?.id;
+  if (!session || !userId) return null;
+  const membership =
+    session.tenantId && isUuid(session.tenantId)
+      ? await db().membership.findUnique({
+          where: { tenantId_userId: { tenantId: session.tenantId, userId } },
+          include: { tenant: true },
+        })
+      : null;
+  return {
+    userId,
+    email: session.user.email ?? '',
+    name: session.user.name ?? '',
+    tenantId: membership?.tenantId ?? null,
+    role: membership?.role ?? null,
+    tenantName: membership?.tenant.name ?? null,
+  };
+}

@@ -1,0 +1,19 @@
+import type { DefaultSession } from 'next-auth';
+import type { Role } from '../db/generated/enums';
+
+// What the dashboard keeps in the next-auth JWT and session (see auth-options.ts).
+declare module 'next-auth' {
+  interface Session {
+    user: DefaultSession['user'] & { id: string };
+    tenantId: string | null;
+    role: Role | null;
+  }
+}
+
+declare module 'next-auth/jwt' {
+  interface JWT {
+    userId: string;
+    tenantId: string | null;
+    role: Role | null;
+  }
+}

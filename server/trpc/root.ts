@@ -1,0 +1,16 @@
+import { createCallerFactory, createTRPCRouter } from './init';
+import { apiKeysRouter } from './routers/api-keys';
+import { bookingsRouter } from './routers/bookings';
+import { viewerRouter } from './routers/viewer';
+import { webhooksRouter } from './routers/webhooks';
+
+/** The dashboard's API: one router per area. */
+export const appRouter = createTRPCRouter({
+  viewer: viewerRouter,
+  apiKeys: apiKeysRouter,
+  bookings: bookingsRouter,
+  webhooks: webhooksRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);
