@@ -1,0 +1,16 @@
+import { Inngest } from 'inngest';
+
+/**
+ * The Inngest client (DELIVERY_ENGINE=inngest). Keys and dev mode come from INNGEST_EVENT_KEY,
+ * INNGEST_SIGNING_KEY and INNGEST_DEV, which the SDK reads itself.
+ */
+export const inngest = new Inngest({ id: 'switchboard' });
+
+export const DELIVERY_REQUESTED = 'switchboard/delivery.requested';
+
+export interface DeliveryRequested {
+  name: typeof DELIVERY_REQUESTED;
+  /** The delivery id: Inngest drops a second event with the same id, so relaying twice is harmless. */
+  id: string;
+  data: { tenantId: string; deliveryId: string; endpointId: string; eventId: string };
+}

@@ -1,0 +1,142 @@
+import { InngestTestEngine } from '@inngest/test';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestTenant, type TestTenant } from '../../../test/helpers';
+import { type Receiver, startReceiver } from '../../../test/webhook-receiver';
+import { resetSettingsCache } from '../../config/settings';
+import { forTenant } from '../../db/tenant-scope';
+import { recordEvent } from '../../events/record';
+import { createEndpoint } from '../../webhooks';
+import { DELIVERY_REQUESTED } from './client';
+import { deliverWebhook, sweepOutbox } from './functions';
+import { relayOutbox } from './relay';
+
+// The Inngest engine with the default schedule. The dev server cannot run here, so the functions
+// run under @inngest/test: steps execute for real against the database and a loopback receiver,
+// every sleep is mocked by id (an unmocked sleep would wait for real).
+process.env.DELIVERY_ENGINE = 'inngest';
+delete process.env.WEBHOOK_RETRY_WAITS;
+resetSettingsCache();
+
+const SLEEPS = ['wait-1', 'wait-2', 'wait-3', 'wait-4', 'wait-5'];
+const mockedSleeps = () => SLEEPS.map((id) => ({ id, handler: () => undefined }));
+
+let tenant: TestTenant;
+const receivers: Receiver[] = [];
+beforeAll(async () => {
+  tenant = await createTestTenant('inngest');
+});
+afterAll(() => Promise.all(receivers.map((r) => r.close())));
+
+async function setUp(respond: Parameters<typeof startReceiver>[0]) {
+  const hook = await startReceiver(respond);
+  receivers.push(hook);
+  const db = forTenant(tenant.tenantId);
+  const endpoint = await createEndpoint(db, tenant.tenantId, { url: hook.url, events: ['booking.*'] });
+  const event = await db.$transaction((tx) =>
+    recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.created', object: { id: `bkg_${hook.url}` } }),
+  );
+  const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+  const trigger = {
+    name: DELIVERY_REQUESTED,
+    id: delivery.id,
+    data: { tenantId: tenant.tenantId, deliveryId: delivery.id, endpointId: endpoint.id, eventId: event.id },
+  };
+  return { hook, endpoint, event, delivery, trigger, db };
+}
+
+describe('deliver-webhook', () => {
+  it('runs one attempt step per attempt with sleeps of 1s, 5s, 25s, 125s, 625s, then fails', async () => {
+    const { hook, endpoint, event, delivery, trigger, db } = await setUp(() => ({ status: 500 }));
+    const engine = new InngestTestEngine({ function: deliverWebhook, events: [trigger], steps: mockedSleeps() });
+    const { result, ctx } = await engine.execute();
+    expect(result).toEqual({ kind: 'failed', attempt: 6 });
+
+    const runIds = ctx.step.run.mock.calls.map((call) => call[0]);
+    expect(runIds).toEqual(['attempt-1', 'attempt-2', 'attempt-3', 'attempt-4', 'attempt-5', 'attempt-6']);
+    const sleeps = ctx.step.sleep.mock.calls.map((call) => [call[0], call[1]]);
+    expect(sleeps).toEqual([
+      ['wait-1', 1_000],
+      ['wait-2', 5_000],
+      ['wait-3', 25_000],
+      ['wait-4', 125_000],
+      ['wait-5', 625_000],
+    ]);
+
+    // Six requests, each signed afresh (its own attempt number and signature), each verifiable.
+    expect(hook.received.map((h) => h.headers['x-service-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
+    const verifier = new Webhook(endpoint.webhook_secret);
+    for (const h of hook.received) {
+      expect(
+        verifier.verify(h.body, {
+          'webhook-id': String(h.headers['webhook-id']),
+          'webhook-timestamp': String(h.headers['webhook-timestamp']),
+          'webhook-signature': String(h.headers['webhook-signature']),
+        }),
+      ).toEqual(event);
+    }
+    // Signed at each attempt's own start: the signed timestamp is that attempt's start time.
+    const attempts = await db.deliveryAttempt.findMany({ where: { deliveryId: delivery.id }, orderBy: { attemptNumber: 'asc' } });
+    expect(hook.received.map((h) => Number(h.headers['webhook-timestamp']))).toEqual(
+      attempts.map((a) => Math.floor(a.startedAt.getTime() / 1000)),
+    );
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+      status: 'failed',
+      attemptCount: 6,
+    });
+  });
+
+  it('stops at the first success', async () => {
+    const { hook, trigger } = await setUp((i) => ({ status: i < 2 ? 502 : 200 }));
+    const engine = new InngestTestEngine({ function: deliverWebhook, events: [trigger], steps: mockedSleeps() });
+    const { result, ctx } = await engine.execute();
+    expect(result).toEqual({ kind: 'succeeded', attempt: 3 });
+    expect(ctx.step.run.mock.calls.map((c) => c[0])).toEqual(['attempt-1', 'attempt-2', 'attempt-3']);
+    expect(ctx.step.sleep.mock.calls.map((c) => c[0])).toEqual(['wait-1', 'wait-2']);
+    expect(hook.received).toHaveLength(3);
+  });
+
+  it('sends nothing once the endpoint is disabled', async () => {
+    const { hook, endpoint, trigger, db } = await setUp(() => ({ status: 200 }));
+    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { isActive: false } });
+    const engine = new InngestTestEngine({ function: deliverWebhook, events: [trigger], steps: mockedSleeps() });
+    const { result } = await engine.execute();
+    expect(result).toMatchObject({ kind: 'skipped', reason: 'endpoint_inactive' });
+    expect(hook.received).toHaveLength(0);
+  });
+});
+
+describe('outbox relay and sweep', () => {
+  it('relays each undispatched delivery once, keyed by delivery id', async () => {
+    const { delivery, event, db } = await setUp(() => ({ status: 200 }));
+    expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).toBeNull();
+    const sent: unknown[] = [];
+    await relayOutbox(async (requests) => {
+      sent.push(...requests);
+    });
+    expect(sent).toContainEqual(expect.objectContaining({ name: DELIVERY_REQUESTED, id: delivery.id }));
+    expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).not.toBeNull();
+    const again: unknown[] = [];
+    await relayOutbox(async (requests) => {
+      again.push(...requests);
+    });
+    expect(again).toEqual([]);
+  });
+
+  it('the cron sweep sends what the relay never sent (a crash between commit and send)', async () => {
+    const { delivery, event, db } = await setUp(() => ({ status: 200 }));
+    const engine = new InngestTestEngine({
+      function: sweepOutbox,
+      steps: [{ id: 'send-delivery-requests', handler: () => ({ ids: [] }) }],
+    });
+    const { result, ctx } = await engine.execute();
+    expect(result).toMatchObject({ events: 1 });
+    const [[id, payload]] = ctx.step.sendEvent.mock.calls;
+    expect(id).toBe('send-delivery-requests');
+    expect(payload).toContainEqual(
+      expect.objectContaining({ id: delivery.id, data: expect.objectContaining({ eventId: event.id }) }),
+    );
+    expect((payload as Array<{ data: { eventId: string } }>).every((r) => r.data.eventId === event.id)).toBe(true);
+    expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).not.toBeNull();
+  });
+});

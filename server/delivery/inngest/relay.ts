@@ -1,0 +1,52 @@
+import { db } from '../../db/client';
+import { logger } from '../../log';
+import { DELIVERY_REQUESTED, type DeliveryRequested } from './client';
+
+/**
+ * The outbox relay for the Inngest engine: events committed with `dispatched_at` empty get one
+ * `switchboard/delivery.requested` per never-attempted delivery, then are marked dispatched.
+ * Run after commit (the NOTIFY listener in relay-listener.ts) and by the periodic sweep
+ * (functions.ts), so a crash between commit and send strands nothing. Inngest deduplicates by
+ * event id (= delivery id), so the two racing, or a crash after sending and before marking,
+ * cannot start a delivery twice. Cross-tenant by design: it reads every tenant's outbox.
+ */
+export interface OutboxBatch {
+  eventIds: string[];
+  requests: DeliveryRequested[];
+}
+
+export async function findUndispatched(limit = 200): Promise<OutboxBatch> {
+  const events = await db().event.findMany({
+    where: { dispatchedAt: null },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
+    select: {
+      id: true,
+      deliveries: { where: { status: 'pending', attemptCount: 0 }, select: { id: true, tenantId: true, endpointId: true } },
+    },
+  });
+  return {
+    eventIds: events.map((e) => e.id),
+    requests: events.flatMap((e) =>
+      e.deliveries.map((d) => ({
+        name: DELIVERY_REQUESTED,
+        id: d.id,
+        data: { tenantId: d.tenantId, deliveryId: d.id, endpointId: d.endpointId, eventId: e.id },
+      })),
+    ),
+  };
+}
+
+export async function markDispatched(eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db().event.updateMany({ where: { id: { in: eventIds }, dispatchedAt: null }, data: { dispatchedAt: new Date() } });
+}
+
+/** One relay pass with the given sender; returns how many delivery requests were sent. */
+export async function relayOutbox(send: (requests: DeliveryRequested[]) => Promise<unknown>): Promise<number> {
+  const batch = await findUndispatched();
+  if (batch.requests.length > 0) await send(batch.requests);
+  await markDispatched(batch.eventIds);
+  if (batch.requests.length > 0) logger().debug({ sent: batch.requests.length }, 'outbox relayed to Inngest');
+  return batch.requests.length;
+}
