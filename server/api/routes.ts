@@ -4,10 +4,13 @@ import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
 import { authRoutes } from './v1/auth';
 import { bookingRoutes } from './v1/bookings';
+import { channelRoutes } from './v1/channels';
+import { conversationRoutes } from './v1/conversations';
 import { deliveryRoutes } from './v1/deliveries';
 import { eventRoutes } from './v1/events';
 import { metaRoutes } from './v1/meta';
 import { paymentRoutes } from './v1/payments';
+import { whatsappRoutes } from './v1/whatsapp';
 import { webhookRoutes } from './v1/webhooks';
 
 /** Every /api/v1 operation. Add a module's routes here and they are served and documented. */
@@ -17,6 +20,9 @@ export const routes: AnyRoute[] = [
   ...apiKeyRoutes,
   ...bookingRoutes,
   ...paymentRoutes,
+  ...conversationRoutes,
+  ...channelRoutes,
+  ...whatsappRoutes,
   ...webhookRoutes,
   ...deliveryRoutes,
   ...eventRoutes,

@@ -1,0 +1,50 @@
+import { createChannel } from '../../domain/channels/create-channel';
+import { deleteChannel } from '../../domain/channels/delete-channel';
+import { listChannels } from '../../domain/channels/list-channels';
+import { json, noContent, tenantRoute } from '../../http/route';
+import { Channel, ChannelListQuery, CreateChannelBody } from '../schemas/channels';
+import { listOf } from '../schemas/common';
+
+const tag = 'Channels';
+
+export const channelRoutes = [
+  tenantRoute({
+    method: 'POST',
+    path: '/channels',
+    operationId: 'createChannel',
+    tag,
+    role: 'admin',
+    summary: "Register the tenant's WhatsApp number",
+    description:
+      'The access token is stored encrypted and never returned. A phone_number_id can belong to one tenant only (409 phone_number_id_taken). Point the Meta app webhook at /api/v1/channels/whatsapp/webhook.',
+    body: CreateChannelBody,
+    responses: { 201: { description: 'Registered', schema: Channel } },
+    handler: async ({ db, tenantId, body }) => json(201, await createChannel(db, tenantId, body)),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/channels',
+    operationId: 'listChannels',
+    tag,
+    role: 'admin',
+    summary: "List the tenant's channels",
+    query: ChannelListQuery,
+    responses: { 200: { description: 'One page, newest first', schema: listOf(Channel, 'ChannelList') } },
+    handler: async ({ db, query }) => json(200, await listChannels(db, query)),
+  }),
+  tenantRoute({
+    method: 'DELETE',
+    path: '/channels/{id}',
+    operationId: 'deleteChannel',
+    tag,
+    role: 'admin',
+    summary: 'Remove a channel and its token',
+    description:
+      'Its conversations stay; replies on them fail with a reason, and inbound traffic for the number is acknowledged and ignored.',
+    responses: { 204: { description: 'Removed' } },
+    handler: async ({ db, tenantId, params }) => {
+      await deleteChannel(db, tenantId, { id: params.id });
+      return noContent();
+    },
+  }),
+];

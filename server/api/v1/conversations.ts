@@ -1,0 +1,123 @@
+import { assignConversation } from '../../domain/conversations/assign-conversation';
+import { createConversation } from '../../domain/conversations/create-conversation';
+import { getConversation } from '../../domain/conversations/get-conversation';
+import { handoffConversation } from '../../domain/conversations/handoff-conversation';
+import { listConversations } from '../../domain/conversations/list-conversations';
+import { listMessages } from '../../domain/conversations/list-messages';
+import { resolveConversation } from '../../domain/conversations/resolve-conversation';
+import { sendMessage } from '../../domain/conversations/send-message';
+import { json, tenantRoute } from '../../http/route';
+import { ListQuery, listOf } from '../schemas/common';
+import {
+  AssignBody,
+  Conversation,
+  ConversationListQuery,
+  CreateConversationBody,
+  HandoffBody,
+  Message,
+  SendMessageBody,
+} from '../schemas/conversations';
+
+const tag = 'Conversations';
+const STATES =
+  'States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI.';
+
+export const conversationRoutes = [
+  tenantRoute({
+    method: 'GET',
+    path: '/conversations',
+    operationId: 'listConversations',
+    tag,
+    role: 'agent',
+    summary: "List the tenant's conversations",
+    description: 'Filters: status, handled_by, assignee_id. The hand-off queue is ?status=pending_human.',
+    query: ConversationListQuery,
+    responses: { 200: { description: 'One page, newest first', schema: listOf(Conversation, 'ConversationList') } },
+    handler: async ({ db, query }) => json(200, await listConversations(db, query)),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/conversations',
+    operationId: 'createConversation',
+    tag,
+    role: 'agent',
+    summary: 'Start a conversation',
+    description:
+      'Inbound WhatsApp messages start conversations by themselves; this starts one from your side. whatsapp needs channel_id (a WhatsApp channel of this tenant) and contact.phone; web and sms have no sender configured on this service, so outbound messages on them fail with a reason. Emits conversation.created.',
+    body: CreateConversationBody,
+    responses: { 201: { description: 'Created', schema: Conversation } },
+    handler: async ({ db, tenantId, body }) => json(201, await createConversation(db, tenantId, body)),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/conversations/{id}',
+    operationId: 'getConversation',
+    tag,
+    role: 'agent',
+    summary: 'Read a conversation',
+    responses: { 200: { description: 'The conversation', schema: Conversation } },
+    handler: async ({ db, tenantId, params }) => json(200, await getConversation(db, tenantId, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/conversations/{id}/messages',
+    operationId: 'listConversationMessages',
+    tag,
+    role: 'agent',
+    summary: "List a conversation's messages",
+    query: ListQuery,
+    responses: { 200: { description: 'One page, newest first', schema: listOf(Message, 'MessageList') } },
+    handler: async ({ db, tenantId, params, query }) => json(200, await listMessages(db, tenantId, { id: params.id, ...query })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/conversations/{id}/messages',
+    operationId: 'sendConversationMessage',
+    tag,
+    role: 'agent',
+    summary: 'Send a message to the contact',
+    description:
+      "Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses, times out (10 s) or no sender is configured. Later delivery and read receipts move it forward.",
+    body: SendMessageBody,
+    responses: { 201: { description: 'The message (sent or failed)', schema: Message } },
+    handler: async ({ db, tenantId, params, body }) =>
+      json(201, await sendMessage(db, tenantId, { id: params.id, text: body.text })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/conversations/{id}/handoff',
+    operationId: 'handoffConversation',
+    tag,
+    role: 'agent',
+    summary: 'Hand the conversation from the AI to a person',
+    description: `Only an open conversation handled by the AI (else 409 invalid_transition). It becomes pending_human, handled_by human, keeping reason and summary. Emits conversation.handoff.requested. ${STATES}`,
+    body: HandoffBody,
+    responses: { 200: { description: 'The conversation', schema: Conversation } },
+    handler: async ({ db, tenantId, params, body }) =>
+      json(200, await handoffConversation(db, tenantId, { id: params.id, reason: body.reason, summary: body.summary })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/conversations/{id}/assign',
+    operationId: 'assignConversation',
+    tag,
+    role: 'agent',
+    summary: 'Assign the conversation to a team member',
+    description: `user_id must be a member of this tenant (422). An open or pending_human conversation becomes open, handled_by human, with that assignee; reassigning is allowed; a resolved one answers 409. Emits conversation.assigned. ${STATES}`,
+    body: AssignBody,
+    responses: { 200: { description: 'The conversation', schema: Conversation } },
+    handler: async ({ db, tenantId, params, body }) =>
+      json(200, await assignConversation(db, tenantId, { id: params.id, userId: body.user_id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/conversations/{id}/resolve',
+    operationId: 'resolveConversation',
+    tag,
+    role: 'agent',
+    summary: 'Resolve the conversation',
+    description: `Emits conversation.resolved; an already resolved conversation answers 409. ${STATES}`,
+    responses: { 200: { description: 'The conversation', schema: Conversation } },
+    handler: async ({ db, tenantId, params }) => json(200, await resolveConversation(db, tenantId, { id: params.id })),
+  }),
+];

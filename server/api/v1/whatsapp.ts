@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { settings } from '../../config/settings';
+import { ApiError, Errors } from '../../http/errors';
+import { json, publicRoute } from '../../http/route';
+import { validate } from '../../http/validation';
+import { logger } from '../../log';
+import { constantTimeEqual } from '../../security/hashing';
+import { WebhookPayload } from '../../whatsapp/payload';
+import { processWhatsAppWebhook } from '../../whatsapp/process-webhook';
+import { isValidHubSignature } from '../../whatsapp/signature';
+
+const tag = 'WhatsApp';
+const path = '/channels/whatsapp/webhook';
+
+const VerifyQuery = z.object({
+  'hub.mode': z.string().max(100).optional(),
+  'hub.verify_token': z.string().max(1000).optional(),
+  'hub.challenge': z.string().max(1000).optional(),
+});
+
+const WebhookAck = z
+  .object({
+    received: z.number().int().meta({ description: 'New inbound messages stored' }),
+    duplicates: z.number().int().meta({ description: 'Inbound messages already stored (provider retries)' }),
+    receipts: z.number().int().meta({ description: 'Status receipts that moved a message forward' }),
+    ignored: z.number().int().meta({ description: 'Late or repeated receipts, unknown numbers, unknown statuses' }),
+  })
+  .meta({ id: 'WhatsAppWebhookAck' });
+
+export const whatsappRoutes = [
+  publicRoute({
+    method: 'GET',
+    path,
+    operationId: 'verifyWhatsAppWebhook',
+    tag,
+    summary: "Meta's webhook verification challenge",
+    description:
+      'Called by Meta when the webhook is configured (no X-Tenant-ID, no credential). Answers hub.challenge as text/plain when hub.mode is subscribe and hub.verify_token equals WHATSAPP_VERIFY_TOKEN; otherwise 403 forbidden.',
+    query: VerifyQuery,
+    responses: { 200: { description: 'The hub.challenge value, as text/plain', schema: z.string() } },
+    errors: [403],
+    handler: async ({ query }) => {
+      const expected = settings().WHATSAPP_VERIFY_TOKEN;
+      const given = query['hub.verify_token'];
+      const ok = query['hub.mode'] === 'subscribe' && !!expected && given !== undefined && constantTimeEqual(given, expected);
+      if (!ok || query['hub.challenge'] === undefined) throw Errors.forbidden('Verification token mismatch');
+      return { status: 200, body: query['hub.challenge'], headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+    },
+  }),
+  publicRoute({
+    method: 'POST',
+    path,
+    operationId: 'receiveWhatsAppWebhook',
+    tag,
+    summary: 'Inbound WhatsApp Cloud API notifications (messages and status receipts)',
+    description:
+      'Called by Meta (no X-Tenant-ID, no credential). X-Hub-Signature-256 must be sha256=<hex HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET>; it is checked before the body is parsed, and a missing or wrong signature answers 401 invalid_signature (503 whatsapp_not_configured when no app secret is set). Each change is routed by metadata.phone_number_id to the tenant that registered the number; unknown numbers are acknowledged with 200 and logged. Inbound messages are stored once per WhatsApp message id; receipts only move an outbound message forward. A 5xx makes Meta retry, which is safe.',
+    rawBody: true,
+    responses: { 200: { description: 'Accepted', schema: WebhookAck } },
+    errors: [400, 401, 422, 503],
+    handler: async ({ request, rawBody }) => {
+      const secret = settings().WHATSAPP_APP_SECRET;
+      if (!secret) {
+        logger().error('WhatsApp webhook called but WHATSAPP_APP_SECRET is not set');
+        throw new ApiError(503, 'whatsapp_not_configured', 'Inbound WhatsApp is not configured on this server');
+      }
+      if (!isValidHubSignature(rawBody, request.headers.get('x-hub-signature-256'), secret)) {
+        throw new ApiError(401, 'invalid_signature', 'X-Hub-Signature-256 is missing or does not match the body');
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(rawBody);
+      } catch {
+        throw Errors.invalidJson();
+      }
+      const payload = validate(WebhookPayload, parsed);
+      if (payload.object !== 'whatsapp_business_account') {
+        logger().warn({ object: payload.object }, 'whatsapp webhook for another object type: acknowledged, ignored');
+        return json(200, { received: 0, duplicates: 0, receipts: 0, ignored: 0 });
+      }
+      return json(200, await processWhatsAppWebhook(payload));
+    },
+  }),
+];

@@ -1,0 +1,24 @@
+import type { TenantDb } from '../../db/tenant-scope';
+import { Errors } from '../../http/errors';
+import { transitionConversation } from './transition';
+
+/**
+ * Gives an open or waiting conversation to a member of the tenant: it leaves the hand-off queue
+ * (`open`, handled_by `human`). Reassigning is allowed; a resolved conversation answers 409.
+ * Emits conversation.assigned.
+ */
+export function assignConversation(db: TenantDb, tenantId: string, input: { id: string; userId: string }) {
+  return db.$transaction(async (tx) => {
+    const exists = await tx.conversation.findUnique({ where: { id: input.id }, select: { id: true } });
+    if (!exists) throw Errors.notFound('Conversation');
+    const member = await tx.membership.findFirst({ where: { userId: input.userId }, select: { userId: true } });
+    if (!member) throw Errors.validation([{ path: 'user_id', message: 'Not a member of this tenant' }]);
+    return transitionConversation(tx, tenantId, {
+      id: input.id,
+      allowed: { status: { in: ['open', 'pending_human'] } },
+      data: { status: 'open', handledBy: 'human', assigneeId: input.userId },
+      event: 'conversation.assigned',
+      refusal: (c) => `A ${c.status} conversation cannot be assigned`,
+    });
+  });
+}

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { CreateConversationBody } from '../../api/schemas/conversations';
+import type { TenantDb } from '../../db/tenant-scope';
+import { recordEvent } from '../../events/record';
+import { Errors } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { serializeConversation } from './serialize';
+
+/**
+ * Starts a conversation from the API (inbound WhatsApp traffic creates its own). A WhatsApp
+ * conversation needs one of the tenant's WhatsApp channels and the contact's phone number;
+ * web and sms conversations have no registered sender here. Emits conversation.created.
+ */
+export function createConversation(db: TenantDb, tenantId: string, input: z.output<typeof CreateConversationBody>) {
+  return db.$transaction(async (tx) => {
+    if (input.channel === 'whatsapp') {
+      const problems = [];
+      if (!input.contact.phone) problems.push({ path: 'contact.phone', message: 'Required for a WhatsApp conversation' });
+      if (!input.channel_id) problems.push({ path: 'channel_id', message: 'Required for a WhatsApp conversation' });
+      else {
+        const channel = await tx.channel.findUnique({ where: { id: input.channel_id }, select: { type: true } });
+        if (channel?.type !== 'whatsapp') problems.push({ path: 'channel_id', message: 'No such WhatsApp channel' });
+      }
+      if (problems.length) throw Errors.validation(problems);
+    } else if (input.channel_id) {
+      throw Errors.validation([{ path: 'channel_id', message: 'Only WhatsApp conversations run on a registered channel' }]);
+    }
+    const row = await tx.conversation.create({
+      data: {
+        id: newId('conversation'),
+        tenantId,
+        channel: input.channel,
+        channelId: input.channel_id ?? null,
+        contactName: input.contact.name ?? null,
+        // WhatsApp identifies contacts by wa_id: digits without the +.
+        contactPhone:
+          input.contact.phone && input.channel === 'whatsapp'
+            ? input.contact.phone.replace(/^\+/, '')
+            : (input.contact.phone ?? null),
+      },
+    });
+    const object = serializeConversation(row);
+    await recordEvent(tx, { tenantId, type: 'conversation.created', object });
+    return object;
+  });
+}

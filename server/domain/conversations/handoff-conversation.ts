@@ -1,0 +1,26 @@
+import type { TenantDb } from '../../db/tenant-scope';
+import { transitionConversation } from './transition';
+
+/**
+ * The AI hands an open conversation it is handling to a person: it joins the hand-off queue
+ * (`pending_human`, handled_by `human`) with the reason and summary kept for whoever picks it up.
+ * Emits conversation.handoff.requested.
+ */
+export function handoffConversation(
+  db: TenantDb,
+  tenantId: string,
+  input: { id: string; reason: string; summary?: string | null },
+) {
+  return db.$transaction((tx) =>
+    transitionConversation(tx, tenantId, {
+      id: input.id,
+      allowed: { status: 'open', handledBy: 'ai' },
+      data: { status: 'pending_human', handledBy: 'human', handoffReason: input.reason, handoffSummary: input.summary ?? null },
+      event: 'conversation.handoff.requested',
+      refusal: (c) =>
+        c.status === 'open'
+          ? 'This conversation is already handled by a person'
+          : `A ${c.status} conversation cannot be handed off`,
+    }),
+  );
+}

@@ -1,0 +1,91 @@
+import type { TenantDb } from '../../db/tenant-scope';
+import { recordEvent } from '../../events/record';
+import { newId } from '../../lib/ids';
+import { serializeConversation, serializeMessage } from './serialize';
+
+class DuplicateMessage extends Error {}
+
+export interface InboundMessageInput {
+  channelId: string;
+  /** The contact's WhatsApp id (wa_id, digits). */
+  from: string;
+  contactName?: string | null;
+  /** The provider's message id: stored inbound messages are unique by it per tenant. */
+  externalId: string;
+  text: string;
+}
+
+/**
+ * Stores one inbound WhatsApp message. Finds the contact's conversation on that channel or starts
+ * one (conversation.created); a resolved conversation is reopened for a fresh round with the AI.
+ * A message id seen before is a provider retry: nothing is stored or emitted twice.
+ */
+export async function receiveMessage(
+  db: TenantDb,
+  tenantId: string,
+  input: InboundMessageInput,
+): Promise<{ duplicate: true } | { duplicate: false; conversationId: string; messageId: string; createdConversation: boolean }> {
+  const seen = await db.message.findFirst({ where: { externalId: input.externalId }, select: { id: true } });
+  if (seen) return { duplicate: true };
+  try {
+    return await db.$transaction(async (tx) => {
+      // One conversation per contact and channel even when two of its messages arrive at once.
+      await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`wa:${tenantId}:${input.channelId}:${input.from}`}, 0))`;
+      const now = new Date();
+      let conversation = await tx.conversation.findFirst({
+        where: { channelId: input.channelId, contactPhone: input.from },
+        orderBy: { id: 'desc' },
+      });
+      const createdConversation = !conversation;
+      if (!conversation) {
+        conversation = await tx.conversation.create({
+          data: {
+            id: newId('conversation'),
+            tenantId,
+            channel: 'whatsapp',
+            channelId: input.channelId,
+            contactPhone: input.from,
+            contactName: input.contactName ?? null,
+            lastMessageAt: now,
+          },
+        });
+        await recordEvent(tx, { tenantId, type: 'conversation.created', object: serializeConversation(conversation) });
+      }
+      const messageId = newId('message');
+      const inserted = await tx.message.createMany({
+        data: [
+          {
+            id: messageId,
+            tenantId,
+            conversationId: conversation.id,
+            direction: 'inbound',
+            text: input.text,
+            status: 'received',
+            externalId: input.externalId,
+          },
+        ],
+        skipDuplicates: true,
+      });
+      // A concurrent delivery of the same message won: roll back (including a conversation we started).
+      if (inserted.count === 0) throw new DuplicateMessage();
+      if (!createdConversation) {
+        await tx.conversation.update({
+          where: { id: conversation.id },
+          data: {
+            lastMessageAt: now,
+            ...(conversation.contactName === null && input.contactName ? { contactName: input.contactName } : {}),
+            ...(conversation.status === 'resolved'
+              ? { status: 'open', handledBy: 'ai', assigneeId: null, handoffReason: null, handoffSummary: null }
+              : {}),
+          },
+        });
+      }
+      const message = await tx.message.findUniqueOrThrow({ where: { id: messageId } });
+      await recordEvent(tx, { tenantId, type: 'conversation.message.received', object: serializeMessage(message) });
+      return { duplicate: false as const, conversationId: conversation.id, messageId, createdConversation };
+    });
+  } catch (error) {
+    if (error instanceof DuplicateMessage) return { duplicate: true };
+    throw error;
+  }
+}

@@ -1,0 +1,15 @@
+import type { TenantDb } from '../../db/tenant-scope';
+import { transitionConversation } from './transition';
+
+/** open | pending_human → resolved; emits conversation.resolved. A new inbound message reopens it. */
+export function resolveConversation(db: TenantDb, tenantId: string, input: { id: string }) {
+  return db.$transaction((tx) =>
+    transitionConversation(tx, tenantId, {
+      id: input.id,
+      allowed: { status: { in: ['open', 'pending_human'] } },
+      data: { status: 'resolved' },
+      event: 'conversation.resolved',
+      refusal: () => 'This conversation is already resolved',
+    }),
+  );
+}

@@ -1,0 +1,32 @@
+import type { Prisma } from '../../db/generated/client';
+import type { TenantTx } from '../../db/tenant-scope';
+import type { EventType } from '../../events/catalog';
+import { recordEvent } from '../../events/record';
+import { Errors } from '../../http/errors';
+import { type ConversationResource, serializeConversation } from './serialize';
+
+/**
+ * Conversation state changes. `allowed` is the guard of the conditional update, so of two
+ * concurrent changes only one can match; the event is written in the same transaction.
+ */
+export async function transitionConversation(
+  tx: TenantTx,
+  tenantId: string,
+  input: {
+    id: string;
+    allowed: Prisma.ConversationWhereInput;
+    data: Prisma.ConversationUpdateManyMutationInput;
+    event: EventType;
+    refusal: (current: { status: string; handledBy: string }) => string;
+  },
+): Promise<ConversationResource> {
+  const [row] = await tx.conversation.updateManyAndReturn({ where: { id: input.id, ...input.allowed }, data: input.data });
+  if (!row) {
+    const current = await tx.conversation.findUnique({ where: { id: input.id }, select: { status: true, handledBy: true } });
+    if (!current) throw Errors.notFound('Conversation');
+    throw Errors.invalidTransition(input.refusal(current));
+  }
+  const object = serializeConversation(row);
+  await recordEvent(tx, { tenantId, type: input.event, object });
+  return object;
+}

@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import { forTenant } from '../db/tenant-scope';
+import { findChannelByPhoneNumberId } from '../domain/channels/find-channel-by-number';
+import { applyReceipt, isReceiptStatus } from '../domain/conversations/apply-receipt';
+import { receiveMessage } from '../domain/conversations/receive-message';
+import { logger } from '../log';
+import { type ChangeValue, messageChanges, messageText, type StatusReceipt, type WebhookPayload } from './payload';
+
+export interface WebhookOutcome {
+  received: number;
+  duplicates: number;
+  receipts: number;
+  ignored: number;
+}
+
+/**
+ * Applies one verified Cloud API webhook payload. Each change is routed by its phone_number_id to
+ * the tenant that registered the number; unknown numbers are logged and acknowledged (Meta would
+ * otherwise retry for days). Errors propagate so Meta retries: every step is idempotent.
+ */
+export async function processWhatsAppWebhook(payload: z.infer<typeof WebhookPayload>): Promise<WebhookOutcome> {
+  const outcome: WebhookOutcome = { received: 0, duplicates: 0, receipts: 0, ignored: 0 };
+  const { values, skipped } = messageChanges(payload);
+  if (skipped > 0) logger().warn({ skipped }, 'whatsapp webhook: changes without the expected shape were ignored');
+  for (const value of values) await processChange(value, outcome);
+  return outcome;
+}
+
+async function processChange(value: ChangeValue, outcome: WebhookOutcome): Promise<void> {
+  const phoneNumberId = value.metadata.phone_number_id;
+  const channel = await findChannelByPhoneNumberId(phoneNumberId);
+  if (!channel) {
+    outcome.ignored += (value.messages?.length ?? 0) + (value.statuses?.length ?? 0);
+    logger().warn(
+      { phone_number_id: phoneNumberId },
+      'whatsapp webhook for an unregistered phone_number_id: acknowledged, ignored',
+    );
+    return;
+  }
+  const db = forTenant(channel.tenantId);
+  for (const message of value.messages ?? []) {
+    const contact = value.contacts?.find((c) => c.wa_id === message.from) ?? value.contacts?.[0];
+    const result = await receiveMessage(db, channel.tenantId, {
+      channelId: channel.id,
+      from: message.from,
+      contactName: contact?.profile?.name ?? null,
+      externalId: message.id,
+      text: messageText(message),
+    });
+    if (result.duplicate) outcome.duplicates++;
+    else outcome.received++;
+  }
+  for (const status of value.statuses ?? []) {
+    if (!isReceiptStatus(status.status)) {
+      outcome.ignored++;
+      continue;
+    }
+    const { changed } = await applyReceipt(db, channel.tenantId, {
+      externalId: status.id,
+      status: status.status,
+      failureReason: receiptFailure(status),
+    });
+    if (changed) outcome.receipts++;
+    else outcome.ignored++;
+  }
+}
+
+function receiptFailure(status: StatusReceipt): string | null {
+  const error = status.errors?.[0];
+  if (!error) return null;
+  const parts = [
+    error.code !== undefined ? `(#${String(error.code)})` : '',
+    error.title ?? error.message ?? '',
+    error.error_data?.details ?? '',
+  ];
+  return parts.filter(Boolean).join(' ').slice(0, 500) || null;
+}

@@ -1,0 +1,116 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for Meta's Graph API on loopback: records every request and answers
+ * `POST /{phone_number_id}/messages` with a wamid, or with the error set for that number.
+ */
+export interface GraphRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+export interface FakeGraph {
+  url: string;
+  requests: GraphRequest[];
+  /** Make sends from this phone_number_id answer with this status and body. */
+  failFor(phoneNumberId: string, status: number, body: unknown): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeGraph(): Promise<FakeGraph> {
+  const requests: GraphRequest[] = [];
+  const failures = new Map<string, { status: number; body: unknown }>();
+  let counter = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '';
+      requests.push({
+        method: req.method ?? '',
+        path,
+        authorization: req.headers.authorization,
+        body: text ? JSON.parse(text) : undefined,
+      });
+      const match = /^\/v21\.0\/([^/]+)\/messages$/.exec(path);
+      res.setHeader('Content-Type', 'application/json');
+      if (req.method !== 'POST' || !match) {
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { message: 'Unknown path', code: 100 } }));
+        return;
+      }
+      const failure = failures.get(match[1]);
+      if (failure) {
+        res.statusCode = failure.status;
+        res.end(JSON.stringify(failure.body));
+        return;
+      }
+      const to = (JSON.parse(text) as { to: string }).to;
+      counter++;
+      res.end(
+        JSON.stringify({
+          messaging_product: 'whatsapp',
+          contacts: [{ input: to, wa_id: to }],
+          messages: [{ id: `wamid.OUT${String(counter).padStart(6, '0')}` }],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v21.0`,
+    requests,
+    failFor: (id, status, body) => failures.set(id, { status, body }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A Cloud API webhook payload for one phone number, as Meta sends it. */
+export function whatsappPayload(
+  phoneNumberId: string,
+  value: { messages?: object[]; statuses?: object[]; contacts?: object[] },
+): object {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: phoneNumberId },
+              ...value,
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export const textMessage = (id: string, from: string, body: string) => ({
+  from,
+  id,
+  timestamp: String(Math.floor(Date.now() / 1000)),
+  type: 'text',
+  text: { body },
+});
+
+export const receipt = (id: string, status: string, extra: object = {}) => ({
+  id,
+  status,
+  timestamp: String(Math.floor(Date.now() / 1000)),
+  recipient_id: '16505551234',
+  ...extra,
+});
