@@ -1,6 +1,7 @@
 import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeysRouter } from './routers/api-keys';
 import { bookingsRouter } from './routers/bookings';
+import { conversationsRouter } from './routers/conversations';
 import { viewerRouter } from './routers/viewer';
 import { webhooksRouter } from './routers/webhooks';
 
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   viewer: viewerRouter,
   apiKeys: apiKeysRouter,
   bookings: bookingsRouter,
+  conversations: conversationsRouter,
   webhooks: webhooksRouter,
 });
 

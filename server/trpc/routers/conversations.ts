@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { ListQuery } from '../../api/schemas/common';
+import { ConversationListQuery } from '../../api/schemas/conversations';
+import { assignConversation } from '../../domain/conversations/assign-conversation';
+import { listConversations } from '../../domain/conversations/list-conversations';
+import { listMessages } from '../../domain/conversations/list-messages';
+import { resolveConversation } from '../../domain/conversations/resolve-conversation';
+import { createTRPCRouter, IdInput, protectedProcedure } from '../init';
+
+/** Conversations and the hand-off queue (status pending_human), for admins and agents. */
+export const conversationsRouter = createTRPCRouter({
+  list: protectedProcedure
+    .input(ConversationListQuery.partial())
+    .query(({ ctx, input }) => listConversations(ctx.db, { limit: 50, ...input })),
+  handoffQueue: protectedProcedure
+    .input(ListQuery.partial())
+    .query(({ ctx, input }) => listConversations(ctx.db, { limit: 50, ...input, status: 'pending_human' })),
+  messages: protectedProcedure
+    .input(IdInput.extend({ limit: z.number().int().min(1).max(100).default(20), cursor: z.string().optional() }))
+    .query(({ ctx, input }) => listMessages(ctx.db, ctx.tenantId, input)),
+  /** The signed-in user takes the conversation over from the assistant. */
+  assignToMe: protectedProcedure
+    .input(IdInput)
+    .mutation(({ ctx, input }) => assignConversation(ctx.db, ctx.tenantId, { id: input.id, userId: ctx.userId })),
+  resolve: protectedProcedure.input(IdInput).mutation(({ ctx, input }) => resolveConversation(ctx.db, ctx.tenantId, input)),
+});

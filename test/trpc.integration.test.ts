@@ -1,0 +1,209 @@
+import { TRPCError } from '@trpc/server';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { JWT } from 'next-auth/jwt';
+import type { CredentialsConfig } from 'next-auth/providers/credentials';
+import superjson from 'superjson';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { login } from '../server/auth/sessions';
+import { forTenant } from '../server/db/tenant-scope';
+import { createBooking } from '../server/domain/bookings/create-booking';
+import { ApiError } from '../server/http/errors';
+import { authOptions } from '../server/trpc/auth-options';
+import { viewerFromSession } from '../server/trpc/membership';
+import { appRouter, createCaller } from '../server/trpc/root';
+import { createTestTenant, createTestUser, type TestTenant } from './helpers';
+
+let a: TestTenant;
+let b: TestTenant;
+let agentA: { userId: string; email: string; password: string };
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([createTestTenant('A'), createTestTenant('B')]);
+  agentA = await createTestUser(a.tenantId, 'agent');
+});
+
+/** A tRPC caller as the dashboard would build it from a session cookie claiming `tenantId`. */
+async function callerFor(userId: string, tenantId: string | null) {
+  const viewer = await viewerFromSession({ user: { id: userId, email: 'x@example.test', name: 'X' }, tenantId });
+  return createCaller({ viewer });
+}
+
+async function trpcError(promise: Promise<unknown>): Promise<TRPCError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  return error as TRPCError;
+}
+
+function newBooking(tenant: TestTenant) {
+  const start = new Date(Date.now() + 86_400_000);
+  return createBooking(forTenant(tenant.tenantId), tenant.tenantId, {
+    customer: { name: 'Ada Lovelace', email: 'ada@example.test' },
+    start_at: start.toISOString(),
+    end_at: new Date(start.getTime() + 1_800_000).toISOString(),
+  });
+}
+
+describe('context: the tenant comes from the membership row, not the cookie', () => {
+  it('refuses a signed-out caller with UNAUTHORIZED', async () => {
+    const caller = createCaller({ viewer: null });
+    expect((await trpcError(caller.bookings.list({}))).code).toBe('UNAUTHORIZED');
+  });
+
+  it('refuses a session that claims a tenant the user does not belong to', async () => {
+    const caller = await callerFor(a.adminUserId, b.tenantId);
+    expect((await trpcError(caller.bookings.list({}))).code).toBe('FORBIDDEN');
+    expect((await trpcError(caller.apiKeys.list({}))).code).toBe('FORBIDDEN');
+  });
+
+  it('takes the role from the database: an agent cannot manage keys or webhooks but sees bookings', async () => {
+    const caller = await callerFor(agentA.userId, a.tenantId);
+    expect((await trpcError(caller.apiKeys.list({}))).code).toBe('FORBIDDEN');
+    expect((await trpcError(caller.apiKeys.create({ name: 'nope' }))).code).toBe('FORBIDDEN');
+    expect((await trpcError(caller.webhooks.list({}))).code).toBe('FORBIDDEN');
+    expect((await trpcError(caller.webhooks.deliveries({ status: 'failed' }))).code).toBe('FORBIDDEN');
+    const booking = await newBooking(a);
+    const list = await caller.bookings.list({});
+    expect(list.data.map((x) => x.id)).toContain(booking.id);
+  });
+});
+
+describe('apiKeys router', () => {
+  it('creates (secret once), lists, rotates with grace and revokes', async () => {
+    const caller = await callerFor(a.adminUserId, a.tenantId);
+    const created = await caller.apiKeys.create({ name: 'Widget' });
+    expect(created.key).toMatch(/^sk_live_/);
+    const listed = await caller.apiKeys.list({});
+    const row = listed.data.find((k) => k.id === created.id);
+    expect(row).toMatchObject({ name: 'Widget', prefix: created.prefix });
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    const rotated = await caller.apiKeys.rotate({ id: created.id, grace_seconds: 3600 });
+    expect(rotated.key).not.toBe(created.key);
+    expect(new Date(rotated.replaced_key.revokes_at).getTime()).toBeGreaterThan(Date.now() + 3_500_000);
+
+    await caller.apiKeys.revoke({ id: rotated.id });
+    const after = await caller.apiKeys.list({});
+    expect(after.data.map((k) => k.id)).not.toContain(rotated.id);
+    expect((await trpcError(caller.apiKeys.revoke({ id: rotated.id }))).code).toBe('NOT_FOUND');
+  });
+
+  it('cannot touch another tenant’s key (NOT_FOUND)', async () => {
+    const own = await (await callerFor(a.adminUserId, a.tenantId)).apiKeys.create({ name: 'A key' });
+    const other = await callerFor(b.adminUserId, b.tenantId);
+    expect((await trpcError(other.apiKeys.revoke({ id: own.id }))).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('domain errors map to tRPC codes in one place', () => {
+  it('maps invalid_transition to CONFLICT and keeps the API code', async () => {
+    const caller = await callerFor(agentA.userId, a.tenantId);
+    const booking = await newBooking(a);
+    await caller.bookings.cancel({ id: booking.id, reason: 'Customer called' });
+    const error = await trpcError(caller.bookings.confirm({ id: booking.id }));
+    expect(error.code).toBe('CONFLICT');
+    expect(error.cause).toBeInstanceOf(ApiError);
+    expect((error.cause as ApiError).code).toBe('invalid_transition');
+  });
+
+  it('answers over HTTP with the flattened zod errors and the API code', async () => {
+    const viewer = await viewerFromSession({ user: { id: a.adminUserId }, tenantId: a.tenantId });
+    const call = async (path: string, input: unknown) => {
+      const request = new Request(`http://localhost/api/trpc/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(superjson.serialize(input)),
+      });
+      const response = await fetchRequestHandler({
+        endpoint: '/api/trpc',
+        req: request,
+        router: appRouter,
+        createContext: async () => ({ viewer }),
+      });
+      const raw = (await response.json()) as { error: Parameters<typeof superjson.deserialize>[0] };
+      // Errors travel superjson-encoded, like results.
+      const error = superjson.deserialize(raw.error) as { message: string; data: Record<string, unknown> };
+      return { status: response.status, body: { error } };
+    };
+
+    const invalid = await call('webhooks.create', { url: 'https://example.com/hook', events: ['nope.*'] });
+    expect(invalid.status).toBe(400);
+    const fields = invalid.body.error.data.fieldErrors as { path: string; message: string }[];
+    expect(fields.map((f) => f.path)).toEqual([expect.stringMatching(/^events/)]);
+    expect(invalid.body.error.data.stack).toBeUndefined();
+
+    const missing = await call('webhooks.rotateSecret', { id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.data.apiCode).toBe('not_found');
+  });
+});
+
+describe('webhooks router', () => {
+  it('creates an endpoint (secret once), edits, disables, and keeps tenants apart', async () => {
+    const caller = await callerFor(a.adminUserId, a.tenantId);
+    const created = await caller.webhooks.create({ url: 'http://127.0.0.1:9/hook', events: ['booking.*'] });
+    expect(created.webhook_secret).toMatch(/^whsec_/);
+    const updated = await caller.webhooks.update({ id: created.id, events: ['*'], description: 'All of it', is_active: false });
+    expect(updated).toMatchObject({ events: ['*'], description: 'All of it', is_active: false });
+    const fetched = await caller.webhooks.get({ id: created.id });
+    expect(JSON.stringify(fetched)).not.toContain(created.webhook_secret);
+    const test = await trpcError(caller.webhooks.sendTest({ id: created.id }));
+    expect(test.code).toBe('CONFLICT');
+
+    const other = await callerFor(b.adminUserId, b.tenantId);
+    expect((await trpcError(other.webhooks.get({ id: created.id }))).code).toBe('NOT_FOUND');
+    expect((await other.webhooks.list({})).data).toHaveLength(0);
+
+    await caller.webhooks.delete({ id: created.id });
+    expect((await trpcError(caller.webhooks.get({ id: created.id }))).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('dashboard sign-in (next-auth) shares the REST password check', () => {
+  const credentials = () => authOptions().providers[0] as unknown as { options: CredentialsConfig };
+  const authorize = (email: string, password: string, ip: string) =>
+    credentials().options.authorize(
+      { email, password },
+      { headers: { 'x-forwarded-for': ip }, body: {}, query: {}, method: 'POST' },
+    );
+
+  it('returns the user with the only tenant, or null on a wrong password', async () => {
+    const user = await authorize(a.adminEmail, a.adminPassword, '10.1.0.1');
+    expect(user).toMatchObject({ id: a.adminUserId, tenantId: a.tenantId, role: 'admin' });
+    expect(await authorize(a.adminEmail, 'wrong password', '10.1.0.1')).toBeNull();
+  });
+
+  it('counts failures together with the REST login and refuses with rate_limited', async () => {
+    const user = await createTestUser(b.tenantId, 'agent');
+    for (let i = 0; i < 5; i++) expect(await authorize(user.email, 'nope', '10.1.0.2')).toBeNull();
+    for (let i = 0; i < 5; i++) {
+      await expect(login({ email: user.email, password: 'nope', tenantHeader: null, ip: '10.1.0.2' })).rejects.toMatchObject({
+        code: 'invalid_credentials',
+      });
+    }
+    await expect(authorize(user.email, user.password, '10.1.0.2')).rejects.toThrow('rate_limited');
+    await expect(login({ email: user.email, password: user.password, tenantHeader: null, ip: '10.1.0.2' })).rejects.toMatchObject(
+      {
+        status: 429,
+      },
+    );
+  });
+
+  it('leaves the tenant unchosen for a user of several tenants, and switches only to their own', async () => {
+    const multi = await createTestUser(a.tenantId, 'agent');
+    const { createUser } = await import('../server/domain/tenants');
+    await createUser({ tenantId: b.tenantId, email: multi.email, password: multi.password, role: 'admin' });
+    const user = await authorize(multi.email, multi.password, '10.1.0.3');
+    expect(user).toMatchObject({ id: multi.userId, tenantId: null, role: null });
+
+    const jwt = authOptions().callbacks!.jwt!;
+    const token = (await jwt({ token: {} as JWT, user: user!, account: null, trigger: 'signIn' })) as JWT;
+    const switched = (await jwt({ token, trigger: 'update', session: { tenantId: b.tenantId } } as never)) as JWT;
+    expect(switched).toMatchObject({ userId: multi.userId, tenantId: b.tenantId, role: 'admin' });
+    const outsider = await createTestTenant('C');
+    const refused = (await jwt({ token: switched, trigger: 'update', session: { tenantId: outsider.tenantId } } as never)) as JWT;
+    expect(refused).toMatchObject({ tenantId: b.tenantId, role: 'admin' });
+  });
+});
