@@ -1,14 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TenantDb } from '../db/tenant-scope';
 import { sha256Hex } from '../security/hashing';
-import { Errors } from './errors';
+import { ApiError, Errors, type FieldError } from './errors';
 import type { ApiResult } from './route';
 
 /**
  * `Idempotency-Key` on POST (CONTRACT §1), as Stripe does it: the first request with a key claims
  * it; its outcome is stored for 24 h and replayed to later requests with
  * the same key and body; another body gets 409. A request that arrives while the first still
- * runs waits for its outcome. A request that fails (error answer, nothing done) releases the key.
+ * runs waits for its outcome. A 4xx the operation answered (e.g. 409 invalid_transition) is its
+ * outcome and is replayed too, as Stripe does; an unexpected failure (500, its transaction rolled
+ * back) releases the key so the client can retry.
  */
 const TTL_MS = 24 * 60 * 60 * 1000;
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -35,7 +37,7 @@ export async function withIdempotency(input: Input, run: () => Promise<ApiResult
     const now = new Date();
     await db.idempotencyKey.deleteMany({ where: { key, expiresAt: { lte: now } } });
     const claimed = await db.idempotencyKey.createMany({
-      data: [{ tenantId: input.tenantId, key, requestHash, expiresAt: new Date(now.getTime() + TTL_MS) }],
+      data: [{ tenantId: input.tenantId, key, requestHash, createdAt: now, expiresAt: new Date(now.getTime() + TTL_MS) }],
       skipDuplicates: true,
     });
     if (claimed.count === 1) return runAndStore(input, requestHash, run);
@@ -44,6 +46,9 @@ export async function withIdempotency(input: Input, run: () => Promise<ApiResult
     if (!existing) continue; // expired and removed between our two statements: claim again
     if (existing.requestHash !== requestHash) {
       throw Errors.conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request');
+    }
+    if (existing.responseStatus !== null && existing.responseStatus >= 400) {
+      throw replayedError(existing.responseStatus, existing.responseBody);
     }
     if (existing.responseStatus !== null) {
       return {
@@ -65,6 +70,14 @@ async function runAndStore(input: Input, requestHash: string, run: () => Promise
   try {
     result = await run();
   } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      const stored: StoredProblem = { code: error.code, detail: error.message, errors: error.extra.errors };
+      await input.db.idempotencyKey.update({
+        where,
+        data: { requestHash, responseStatus: error.status, responseBody: JSON.stringify(stored) },
+      });
+      throw error;
+    }
     // The work did not happen (its transaction rolled back): release the key for a retry.
     await input.db.idempotencyKey.delete({ where }).catch(() => {});
     throw error;
@@ -78,4 +91,19 @@ async function runAndStore(input: Input, requestHash: string, run: () => Promise
     },
   });
   return result;
+}
+
+/** A stored 4xx outcome: replayed as the same problem, with this request's id. */
+interface StoredProblem {
+  code: string;
+  detail: string;
+  errors?: FieldError[];
+}
+
+function replayedError(status: number, body: string | null): ApiError {
+  const stored = JSON.parse(body ?? '{}') as StoredProblem;
+  return new ApiError(status, stored.code, stored.detail, {
+    ...(stored.errors ? { errors: stored.errors } : {}),
+    headers: { 'Idempotent-Replayed': 'true' },
+  });
 }
