@@ -1,4 +1,18 @@
 import { db } from '../db/client';
+import { forTenant } from '../db/tenant-scope';
+import { cancelBooking } from '../domain/bookings/cancel-booking';
+import { completeBooking } from '../domain/bookings/complete-booking';
+import { confirmBooking } from '../domain/bookings/confirm-booking';
+import { createBooking } from '../domain/bookings/create-booking';
+import { updateBooking } from '../domain/bookings/update-booking';
+import { createChannel } from '../domain/channels/create-channel';
+import { assignConversation } from '../domain/conversations/assign-conversation';
+import { handoffConversation } from '../domain/conversations/handoff-conversation';
+import { receiveMessage } from '../domain/conversations/receive-message';
+import { resolveConversation } from '../domain/conversations/resolve-conversation';
+import { createPayment } from '../domain/payments/create-payment';
+import { refundPayment } from '../domain/payments/refund-payment';
+import { succeedPayment } from '../domain/payments/succeed-payment';
 import { createTenantWithAdmin, createUser } from '../domain/tenants';
 
 /** Development only: a demo tenant on first start, so the API and dashboard show something real. */
@@ -21,11 +35,105 @@ export async function seedDemoTenant(say: (line: string) => void, port: number):
       adminName: 'Demo Admin',
     });
     tenantId = created.tenantId;
-    await createUser({ tenantId, email: DEMO.agentEmail, password: DEMO.agentPassword, role: 'agent', name: 'Demo Agent' });
+    const agent = await createUser({
+      tenantId,
+      email: DEMO.agentEmail,
+      password: DEMO.agentPassword,
+      role: 'agent',
+      name: 'Demo Agent',
+    });
+    await seedDemoData(tenantId, agent.userId);
     say(`Seeded the demo tenant ${tenantId}; its first API key (shown once): ${created.apiKey}`);
   }
   say(
     `Sign in at http://localhost:${port}/login as ${DEMO.adminEmail} / ${DEMO.adminPassword} (agent: ${DEMO.agentEmail} / ${DEMO.agentPassword})`,
   );
   say(`API: X-Tenant-ID: ${tenantId}; docs at http://localhost:${port}/api/v1/openapi.json`);
+}
+
+/**
+ * Bookings in every state, WhatsApp conversations (one waiting in the hand-off queue) with their
+ * messages, and payments, all made through the domain functions so their events exist too. The
+ * WhatsApp number is a placeholder not connected to Meta: replies on it fail with the provider's
+ * reason until a real channel is registered.
+ */
+async function seedDemoData(tenantId: string, agentUserId: string): Promise<void> {
+  const tdb = forTenant(tenantId);
+  const at = (days: number, hour: number, minutes = 0) => {
+    const d = new Date();
+    d.setUTCDate(d.getUTCDate() + days);
+    d.setUTCHours(hour, minutes, 0, 0);
+    return d.toISOString();
+  };
+  const book = (name: string, email: string, service: string, days: number, hour: number) =>
+    createBooking(tdb, tenantId, {
+      customer: { name, email, phone: null },
+      service,
+      start_at: at(days, hour),
+      end_at: at(days, hour, 45),
+      notes: null,
+      metadata: { source: 'demo seed' },
+    });
+
+  await book('Maria Garcia', 'maria@example.com', 'Dental check-up', 1, 9);
+  const confirmed = await book('Tom Becker', 'tom@example.com', 'Teeth cleaning', 2, 14);
+  await confirmBooking(tdb, tenantId, { id: confirmed.id });
+  const moved = await book('Aiko Tanaka', 'aiko@example.com', 'Consultation', 3, 10);
+  await confirmBooking(tdb, tenantId, { id: moved.id });
+  await updateBooking(tdb, tenantId, { id: moved.id, changes: { start_at: at(4, 11), end_at: at(4, 11, 45) } });
+  const done = await book('Lena Fischer', 'lena@example.com', 'Filling', -2, 15);
+  await confirmBooking(tdb, tenantId, { id: done.id });
+  await completeBooking(tdb, tenantId, { id: done.id });
+  const cancelled = await book('Omar Haddad', 'omar@example.com', 'Whitening', 5, 16);
+  await cancelBooking(tdb, tenantId, { id: cancelled.id, reason: 'Customer is travelling' });
+
+  const paid = await createPayment(tdb, tenantId, { amount: 8500, currency: 'EUR', booking_id: done.id, provider: 'manual' });
+  await succeedPayment(tdb, tenantId, { id: paid.id, providerRef: 'receipt-0001' });
+  await createPayment(tdb, tenantId, { amount: 6000, currency: 'EUR', booking_id: confirmed.id, provider: 'manual' });
+  const refunded = await createPayment(tdb, tenantId, {
+    amount: 12000,
+    currency: 'EUR',
+    booking_id: cancelled.id,
+    provider: 'manual',
+  });
+  await succeedPayment(tdb, tenantId, { id: refunded.id });
+  await refundPayment(tdb, tenantId, { id: refunded.id });
+
+  const channel = await createChannel(tdb, tenantId, {
+    type: 'whatsapp',
+    phone_number_id: '100000000000001',
+    access_token: 'demo-placeholder-token',
+    display_name: 'Demo number (not connected to Meta)',
+  });
+  let n = 0;
+  const inbound = async (from: string, name: string, text: string) => {
+    const result = await receiveMessage(tdb, tenantId, {
+      channelId: channel.id,
+      from,
+      contactName: name,
+      externalId: `wamid.demo-seed-${++n}`,
+      text,
+    });
+    if (result.duplicate) throw new Error('demo seed message stored twice');
+    return result.conversationId;
+  };
+
+  const waiting = await inbound('4915112345678', 'Maria Garcia', 'Hi! Can I move tomorrow’s check-up to Friday afternoon?');
+  await inbound('4915112345678', 'Maria Garcia', 'Also, my insurance changed. Do you take TK?');
+  await handoffConversation(tdb, tenantId, {
+    id: waiting,
+    reason: 'Insurance question the assistant cannot answer',
+    summary: 'Maria wants to move her check-up to Friday afternoon and asks whether TK insurance is accepted.',
+  });
+
+  await inbound('4917098765432', 'Tom Becker', 'What are your opening hours on Saturday?');
+
+  const resolved = await inbound('4917611122233', 'Lena Fischer', 'My filling feels a bit high when I bite.');
+  await handoffConversation(tdb, tenantId, {
+    id: resolved,
+    reason: 'Clinical question',
+    summary: 'Bite feels high after a filling.',
+  });
+  await assignConversation(tdb, tenantId, { id: resolved, userId: agentUserId });
+  await resolveConversation(tdb, tenantId, { id: resolved });
 }
