@@ -1,0 +1,165 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetSettingsCache } from '../server/config/settings';
+import { type DeliveryWorker, startDeliveryWorker } from '../server/delivery/worker/runner';
+import { EVENT_TYPE_NAMES } from '../server/events/catalog';
+import { hubSignature } from '../server/whatsapp/signature';
+import { startApiServer, type TestServer } from './api-server';
+import { domainTenant, eventsOf } from './domain-fixtures';
+import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
+import { client } from './helpers';
+import { type Receiver, startReceiver } from './webhook-receiver';
+
+/**
+ * End to end: every event type of the catalog (but webhook.test) produced by real API or inbound
+ * WhatsApp calls reaches a subscribed receiver, verifiable with the standardwebhooks library,
+ * with data.object exactly as the REST API returns the resource.
+ */
+const APP_SECRET = 'e2e-whatsapp-app-secret';
+
+let server: TestServer;
+let graph: FakeGraph;
+let worker: DeliveryWorker;
+let receiver: Receiver;
+let t: Awaited<ReturnType<typeof domainTenant>>;
+
+beforeAll(async () => {
+  graph = await startFakeGraph();
+  Object.assign(process.env, { WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_APP_SECRET: APP_SECRET });
+  resetSettingsCache();
+  server = await startApiServer();
+  worker = await startDeliveryWorker({ pollIntervalMs: 20 });
+  receiver = await startReceiver();
+  t = await domainTenant(server.url, 'E2E');
+});
+afterAll(async () => {
+  await worker.stop();
+  await receiver.close();
+  await server.close();
+  await graph.close();
+  resetSettingsCache();
+});
+
+function inbound(payload: object) {
+  const raw = JSON.stringify(payload);
+  return client(server.url)('POST', '/channels/whatsapp/webhook', {
+    rawBody: raw,
+    headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': hubSignature(raw, APP_SECRET) },
+  });
+}
+
+describe('event delivery for bookings, payments and conversations', () => {
+  it('delivers every event type with the REST representation as data.object', async () => {
+    const endpoint = await t.admin('POST', '/webhooks', { body: { url: receiver.url, events: ['*'] } });
+    expect(endpoint.status).toBe(201);
+    const secret = endpoint.body.webhook_secret as string;
+    /** What the API answered for each change, by event type: the receiver must see exactly these objects. */
+    const expected = new Map<string, object>();
+
+    // Bookings
+    const booking = await t.agent('POST', '/bookings', {
+      body: { customer: { name: 'Eve' }, start_at: '2026-12-01T09:00:00Z', end_at: '2026-12-01T10:00:00Z' },
+    });
+    expected.set('booking.created', booking.body);
+    expected.set('booking.confirmed', (await t.agent('POST', `/bookings/${booking.body.id}/confirm`)).body);
+    expected.set(
+      'booking.rescheduled',
+      (
+        await t.agent('PATCH', `/bookings/${booking.body.id}`, {
+          body: { start_at: '2026-12-01T11:00:00Z', end_at: '2026-12-01T12:00:00Z' },
+        })
+      ).body,
+    );
+    expected.set('booking.completed', (await t.agent('POST', `/bookings/${booking.body.id}/complete`)).body);
+    const other = await t.agent('POST', '/bookings', {
+      body: { customer: { name: 'Mallory' }, start_at: '2026-12-02T09:00:00Z', end_at: '2026-12-02T10:00:00Z' },
+    });
+    expected.set(
+      'booking.cancelled',
+      (await t.agent('POST', `/bookings/${other.body.id}/cancel`, { body: { reason: 'no' } })).body,
+    );
+
+    // Payments
+    const payment = await t.admin('POST', '/payments', { body: { amount: 2500, currency: 'EUR', booking_id: booking.body.id } });
+    expected.set('payment.created', payment.body);
+    expected.set('payment.succeeded', (await t.admin('POST', `/payments/${payment.body.id}/succeed`)).body);
+    expected.set('payment.refunded', (await t.admin('POST', `/payments/${payment.body.id}/refund`)).body);
+    const declined = await t.admin('POST', '/payments', { body: { amount: 900, currency: 'USD' } });
+    expected.set('payment.failed', (await t.admin('POST', `/payments/${declined.body.id}/fail`)).body);
+
+    // Conversations over WhatsApp: inbound, outbound, receipts, hand-off, assignment, resolution
+    const number = String(200_000_000 + Math.floor(Math.random() * 1e8));
+    await t.admin('POST', '/channels', { body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' } });
+    const from = '4915100000001';
+    expect(
+      (
+        await inbound(
+          whatsappPayload(number, {
+            contacts: [{ wa_id: from, profile: { name: 'Eve' } }],
+            messages: [textMessage('wamid.E2E1', from, 'hello')],
+          }),
+        )
+      ).status,
+    ).toBe(200);
+    const [conversation] = (await t.agent('GET', '/conversations')).body.data;
+    const [received] = (await t.agent('GET', `/conversations/${conversation.id}/messages`)).body.data;
+    expected.set('conversation.message.received', received);
+    const sent = await t.agent('POST', `/conversations/${conversation.id}/messages`, { body: { text: 'hi Eve' } });
+    expected.set('conversation.message.sent', sent.body);
+    await inbound(whatsappPayload(number, { statuses: [receipt(sent.body.external_id, 'delivered')] }));
+    const [afterDelivery] = (await t.agent('GET', `/conversations/${conversation.id}/messages?limit=1`)).body.data;
+    expect(afterDelivery.status).toBe('delivered');
+    expected.set('conversation.message.delivered', afterDelivery);
+    await inbound(whatsappPayload(number, { statuses: [receipt(sent.body.external_id, 'read')] }));
+    const [afterRead] = (await t.agent('GET', `/conversations/${conversation.id}/messages?limit=1`)).body.data;
+    expect(afterRead.status).toBe('read');
+    expected.set('conversation.message.read', afterRead);
+    expected.set(
+      'conversation.handoff.requested',
+      (await t.agent('POST', `/conversations/${conversation.id}/handoff`, { body: { reason: 'wants a person' } })).body,
+    );
+    expected.set(
+      'conversation.assigned',
+      (await t.agent('POST', `/conversations/${conversation.id}/assign`, { body: { user_id: t.agentUserId } })).body,
+    );
+    expected.set('conversation.resolved', (await t.agent('POST', `/conversations/${conversation.id}/resolve`)).body);
+    // A conversation created through the API, and a reply that fails (no sender for web)
+    const web = await t.agent('POST', '/conversations', { body: { channel: 'web', contact: { name: 'Visitor' } } });
+    expected.set('conversation.created', web.body);
+    const failed = await t.agent('POST', `/conversations/${web.body.id}/messages`, { body: { text: 'hello?' } });
+    expect(failed.body.status).toBe('failed');
+    expected.set('conversation.message.failed', failed.body);
+
+    // Every catalog type but the test-only one is covered.
+    expect([...expected.keys()].sort()).toEqual(
+      EVENT_TYPE_NAMES.filter((n) => n !== 'webhook.test')
+        .slice()
+        .sort(),
+    );
+
+    const recorded = await eventsOf(t.tenantId);
+    const hooks = await receiver.waitFor(recorded.length, 20_000);
+    const wh = new Webhook(secret);
+    const byType = new Map<string, object[]>();
+    const seenIds = new Set<string>();
+    for (const hook of hooks) {
+      const envelope = wh.verify(hook.body, {
+        'webhook-id': String(hook.headers['webhook-id']),
+        'webhook-timestamp': String(hook.headers['webhook-timestamp']),
+        'webhook-signature': String(hook.headers['webhook-signature']),
+      }) as { id: string; type: string; tenant_id: string; data: { object: object; previous?: object } };
+      expect(envelope.id).toBe(hook.headers['webhook-id']);
+      expect(hook.headers['x-service-event-type']).toBe(envelope.type);
+      expect(envelope.tenant_id).toBe(t.tenantId);
+      seenIds.add(envelope.id);
+      byType.set(envelope.type, [...(byType.get(envelope.type) ?? []), envelope.data.object]);
+      if (envelope.type === 'booking.rescheduled') {
+        expect(envelope.data.previous).toEqual({ start_at: '2026-12-01T09:00:00.000Z', end_at: '2026-12-01T10:00:00.000Z' });
+      }
+    }
+    expect(seenIds).toEqual(new Set(recorded.map((e) => e.id)));
+    for (const [type, object] of expected) {
+      expect(byType.get(type), type).toContainEqual(object);
+    }
+  });
+});
