@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import { api, fixtures, signInToDashboard } from './fixtures';
+
+test('bookings created through the REST API are confirmed and completed in the dashboard', async ({ page }) => {
+  const start = new Date(Date.now() + 2 * 86_400_000);
+  const created = await api('POST', '/bookings', {
+    customer: { name: 'Grace Hopper', email: 'grace@example.test' },
+    service: 'Dental check-up',
+    start_at: start.toISOString(),
+    end_at: new Date(start.getTime() + 1_800_000).toISOString(),
+  });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+
+  await signInToDashboard(page, fixtures().agent);
+  const row = page.getByTestId(`booking-${id}`);
+  await expect(row).toContainText('Grace Hopper');
+  await expect(row).toContainText('pending');
+  await page.screenshot({ path: 'test-results/screens/bookings.png', fullPage: true });
+  await row.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Booking for Grace Hopper confirmed' })).toBeVisible();
+  await expect(row.getByText('confirmed')).toBeVisible();
+  expect((await api('GET', `/bookings/${id}`)).body.status).toBe('confirmed');
+
+  await row.getByRole('button', { name: 'Complete' }).click();
+  await expect(row.getByText('completed')).toBeVisible();
+  await expect(row.getByRole('button')).toHaveCount(0);
+});
+
+test('a handed-off conversation waits in the queue until an agent takes it and resolves it', async ({ page }) => {
+  const created = await api('POST', '/conversations', { channel: 'web', contact: { name: 'Linus', phone: '+4915112345678' } });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  const handoff = await api('POST', `/conversations/${id}/handoff`, { reason: 'asks for a refund', summary: 'Wants a refund' });
+  expect(handoff.status).toBe(200);
+
+  await signInToDashboard(page, fixtures().agent);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+  const queue = page.getByRole('table', { name: 'Hand-off queue' });
+  const queued = queue.getByTestId(`conversation-${id}`);
+  await expect(queued).toContainText('Wants a refund');
+  await page.screenshot({ path: 'test-results/screens/conversations.png', fullPage: true });
+  await queued.getByRole('button', { name: 'Assign to me' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'You now handle the conversation with Linus' })).toBeVisible();
+  await expect(queue.getByTestId(`conversation-${id}`)).toHaveCount(0);
+
+  const row = page.getByRole('table', { name: 'All conversations' }).getByTestId(`conversation-${id}`);
+  await expect(row).toContainText('you');
+  await row.getByRole('button', { name: 'Resolve' }).click();
+  await expect(row.getByText('resolved')).toBeVisible();
+  expect((await api('GET', `/conversations/${id}`)).body.status).toBe('resolved');
+});
