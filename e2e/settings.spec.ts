@@ -40,7 +40,7 @@ test('rotating an API key with a grace period keeps the old key working for now'
   await page.getByRole('button', { name: 'Done' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Nightly export' });
   await expect(row).toHaveCount(1);
-  await row.getByLabel('Old key stops').selectOption({ label: 'old key stops in 1 hour' });
+  await row.getByLabel('Old key stops').selectOption({ label: 'old key: 1 h grace' });
   await row.getByRole('button', { name: 'Rotate' }).click();
   const second = page.getByRole('region', { name: /Rotated API key/ }).getByTestId('secret-value');
   await expect(second).toHaveText(/^sk_live_/);

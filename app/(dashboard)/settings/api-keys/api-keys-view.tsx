@@ -137,9 +137,9 @@ export function ApiKeysView() {
 }
 
 const GRACE_CHOICES = [
-  { seconds: 0, label: 'now' },
-  { seconds: 3600, label: 'in 1 hour' },
-  { seconds: 86_400, label: 'in 24 hours' },
+  { seconds: 0, label: 'old key: stop now' },
+  { seconds: 3600, label: 'old key: 1 h grace' },
+  { seconds: 86_400, label: 'old key: 24 h grace' },
 ];
 
 /** Rotation with an optional grace period for the old key (≤ 24 h, CONTRACT §2). */
@@ -155,7 +155,7 @@ function RotateControl({ disabled, onRotate }: { disabled: boolean; onRotate: (g
       >
         {GRACE_CHOICES.map((c) => (
           <option key={c.seconds} value={c.seconds}>
-            old key stops {c.label}
+            {c.label}
           </option>
         ))}
       </select>

@@ -9,7 +9,8 @@ import { useTRPC } from '../../../_components/trpc';
 export function FailedDeliveries() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const failed = useQuery(trpc.webhooks.deliveries.queryOptions({ status: 'failed' }));
+  // Deliveries fail in the background (after their last retry), so the list keeps itself current.
+  const failed = useQuery({ ...trpc.webhooks.deliveries.queryOptions({ status: 'failed' }), refetchInterval: 3000 });
   const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
   const [flash, setFlash] = useFlash();
   const resend = useMutation(
