@@ -316,3 +316,25 @@ describe('routing and metadata', () => {
     }
   });
 });
+
+describe('API rate limit', () => {
+  it('answers 429 rate_limited with Retry-After past the per-credential budget, per credential', async () => {
+    const { resetSettingsCache } = await import('../server/config/settings');
+    process.env.API_RATE_LIMIT_PER_SECOND = '5';
+    resetSettingsCache();
+    try {
+      const call = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
+      const statuses = await Promise.all(Array.from({ length: 8 }, () => call('GET', '/bookings').then((r) => r)));
+      const limited = statuses.filter((r) => r.status === 429);
+      expect(statuses.filter((r) => r.status === 200).length).toBeLessThanOrEqual(5);
+      expect(limited.length).toBeGreaterThanOrEqual(3);
+      expectProblem(limited[0], 429, 'rate_limited');
+      expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Another credential has its own budget.
+      expect((await client(server.url, { tenantId: b.tenantId, token: b.apiKey })('GET', '/bookings')).status).toBe(200);
+    } finally {
+      delete process.env.API_RATE_LIMIT_PER_SECOND;
+      resetSettingsCache();
+    }
+  });
+});

@@ -43,6 +43,7 @@ const settingsSchema = z.object({
   WHATSAPP_APP_SECRET: z.string().optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().optional(),
   WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+  API_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -3,6 +3,7 @@ import { authenticate, requireRole } from '../auth/principal';
 import { forTenant } from '../db/tenant-scope';
 import { isUuid } from '../lib/ids';
 import { logger } from '../log';
+import { assertWithinApiRateLimit } from './api-rate-limit';
 import { parseJsonBody, readBodyText } from './body';
 import { ApiError, Errors } from './errors';
 import { withIdempotency } from './idempotency';
@@ -124,6 +125,7 @@ async function dispatch(
   const tenantId = base.tenantHeader as string;
   if (principal.tenantId !== tenantId) throw Errors.tenantMismatch();
   onTenant(tenantId);
+  await assertWithinApiRateLimit(principal);
   requireRole(principal, route.role);
 
   const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);
