@@ -163,6 +163,18 @@ describe('signature', () => {
     expect(await conversationOf(a.tenantId, from)).toBeNull();
   });
 
+  it('answers 503 whatsapp_not_configured while no app secret is set', async () => {
+    delete process.env.WHATSAPP_APP_SECRET;
+    resetSettingsCache();
+    try {
+      const payload = whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), unique('1659'), 'hi')] });
+      expectProblemCode(await inbound(payload), 503, 'whatsapp_not_configured');
+    } finally {
+      process.env.WHATSAPP_APP_SECRET = APP_SECRET;
+      resetSettingsCache();
+    }
+  });
+
   it('checks the signature before parsing: unsigned garbage is 401, signed garbage 400', async () => {
     expectProblemCode(await inbound({}, { rawBody: '{not json', signature: null }), 401, 'invalid_signature');
     expectProblemCode(
