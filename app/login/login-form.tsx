@@ -7,6 +7,18 @@ const MESSAGES: Record<string, string> = {
   rate_limited: 'Too many failed attempts. Wait a few minutes and try again.',
 };
 
+/** Where the proxy was sending the visitor (same-origin paths only), else the bookings list. */
+function returnPath(): string {
+  const raw = new URLSearchParams(window.location.search).get('callbackUrl');
+  if (!raw) return '/bookings';
+  try {
+    const url = new URL(raw, window.location.origin);
+    return url.origin === window.location.origin && url.pathname !== '/login' ? `${url.pathname}${url.search}` : '/bookings';
+  } catch {
+    return '/bookings';
+  }
+}
+
 export function LoginForm() {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -27,7 +39,7 @@ export function LoginForm() {
         return;
       }
       // A full navigation so the server layout reads the new session cookie.
-      window.location.assign('/bookings');
+      window.location.assign(returnPath());
     } catch {
       setError('Cannot reach the server. Check your connection and try again.');
     } finally {

@@ -13,6 +13,7 @@ export default async function SelectTenantPage() {
     <main className="auth-page">
       <div className="auth-card">
         <h1>Choose a tenant</h1>
+        <p className="muted">Signed in as {viewer.email}. You can switch later from the sidebar.</p>
         {memberships.length === 0 ? (
           <p className="note note-error" role="alert">
             Your account belongs to no tenant. Ask an admin to add you.

@@ -21,6 +21,12 @@ type Conversation = {
   last_message_at: string | null;
 };
 
+function handler(c: Conversation, me: string | undefined): string {
+  if (c.handled_by !== 'human') return 'assistant';
+  if (!c.assignee_id) return 'waiting for a person';
+  return c.assignee_id === me ? 'you' : 'a team member';
+}
+
 export function ConversationsView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -75,7 +81,7 @@ export function ConversationsView() {
             <td>
               <StatusBadge status={c.status} />
             </td>
-            <td>{c.handled_by === 'human' ? (c.assignee_id === me ? 'you' : 'a team member') : 'assistant'}</td>
+            <td>{handler(c, me)}</td>
             <td>{formatTime(c.last_message_at)}</td>
             <td className="actions">
               <button
