@@ -186,6 +186,27 @@ describe('update and reschedule', () => {
     expect((await a.agent('GET', `/bookings/${id}`)).body.end_at).toBe(end);
   });
 
+  it('never reschedules a booking that a concurrent cancel made final', async () => {
+    for (let round = 0; round < 5; round++) {
+      const id = await bookingIn('confirmed');
+      const [patch, cancel] = await Promise.all([
+        a.agent('PATCH', `/bookings/${id}`, { body: { start_at: '2026-12-05T09:00:00Z', end_at: '2026-12-05T10:00:00Z' } }),
+        a.agent('POST', `/bookings/${id}/cancel`),
+      ]);
+      expect(cancel.status).toBe(200);
+      const events = (await eventsOf(a.tenantId, { objectId: id })).map((e) => e.type);
+      if (patch.status === 200) {
+        // The reschedule committed first, then the cancel.
+        expect(events.slice(-2)).toEqual(['booking.rescheduled', 'booking.cancelled']);
+        expect(cancel.body.start_at).toBe('2026-12-05T09:00:00.000Z');
+      } else {
+        expectProblemCode(patch, 409, 'invalid_transition');
+        expect(events).not.toContain('booking.rescheduled');
+        expect((await a.agent('GET', `/bookings/${id}`)).body.start_at).toBe(start);
+      }
+    }
+  });
+
   it.each(['cancelled', 'completed'] as const)('refuses to change a %s booking (409)', async (status) => {
     const id = await bookingIn(status);
     expectProblemCode(await a.agent('PATCH', `/bookings/${id}`, { body: { notes: 'late' } }), 409, 'invalid_transition');
