@@ -19,7 +19,13 @@ afterAll(() => {
 
 describe('npm start', () => {
   it('refuses to start without its secrets, one clear line per problem', () => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: tempDir(), AUTH_SECRET: 'too short' } as NodeJS.ProcessEnv;
+    const env = {
+      NODE_ENV: 'production' as const,
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: tempDir(),
+      AUTH_SECRET: 'too short',
+    };
     const out = spawnSync(process.execPath, ['--import', 'tsx', 'server/launcher/main.ts', 'start'], { env, encoding: 'utf8' });
     expect(out.status).toBe(1);
     expect(out.stderr.trim().split('\n')).toEqual([
