@@ -10,8 +10,8 @@ import { deliveryRoutes } from './v1/deliveries';
 import { eventRoutes } from './v1/events';
 import { metaRoutes } from './v1/meta';
 import { paymentRoutes } from './v1/payments';
-import { whatsappRoutes } from './v1/whatsapp';
 import { webhookRoutes } from './v1/webhooks';
+import { whatsappRoutes } from './v1/whatsapp';
 
 /** Every /api/v1 operation. Add a module's routes here and they are served and documented. */
 let openApiDocument: unknown;
