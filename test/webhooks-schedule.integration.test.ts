@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../server/config/settings';
 import { forTenant } from '../server/db/tenant-scope';
 import { maxAttempts, runAttempt } from '../server/delivery/attempt';
-import { addAttemptJob } from '../server/delivery/worker/queue';
+import { addAttemptJobsSql } from '../server/delivery/worker/queue';
 import { recordEvent } from '../server/events/record';
 import { createEndpoint } from '../server/webhooks';
 import { createTestTenant, type TestTenant } from './helpers';
@@ -39,10 +39,10 @@ describe('default retry schedule', () => {
       const outcome = await runAttempt(
         { tenantId: tenant.tenantId, deliveryId: delivery.id, attempt },
         {
-          scheduleRetry: async (tx, next, runAt) => {
+          scheduleRetry: (next, runAt) => {
             expect(next.attempt).toBe(attempt + 1);
             scheduled = runAt;
-            await addAttemptJob(tx, next, runAt);
+            return addAttemptJobsSql([{ job: next, runAt }]);
           },
         },
       );

@@ -1,5 +1,5 @@
 import { settings } from '../config/settings';
-import type { TenantTx } from '../db/tenant-scope';
+import { Prisma } from '../db/generated/client';
 import { forTenant } from '../db/tenant-scope';
 import { newId } from '../lib/ids';
 import { logger } from '../log';
@@ -27,8 +27,11 @@ export type AttemptOutcome =
   | { kind: 'skipped'; reason: 'gone' | 'final' | 'duplicate' | 'endpoint_inactive'; attemptCount: number };
 
 export interface AttemptHooks {
-  /** Inside the recording transaction, when another attempt is due after `waitMs`. */
-  scheduleRetry?: (tx: TenantTx, next: AttemptJob, runAt: Date) => Promise<void>;
+  /**
+   * SQL (a SELECT) that hands the next attempt, due at `runAt`, to the engine. It runs inside the
+   * statement that records this attempt, so the retry exists exactly when the attempt is recorded.
+   */
+  scheduleRetry?: (next: AttemptJob, runAt: Date) => Prisma.Sql;
 }
 
 /** Attempts allowed in total: the first plus one per configured wait. */
@@ -47,8 +50,6 @@ export function envelopeBody(payload: unknown): string {
   const { id, type, created_at, tenant_id, api_version, data, ...rest } = p;
   return JSON.stringify({ id, type, created_at, tenant_id, api_version, data, ...rest });
 }
-
-class DuplicateAttempt extends Error {}
 
 export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Promise<AttemptOutcome> {
   const db = forTenant(job.tenantId);
@@ -89,35 +90,31 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   const wait = result.ok || job.attempt >= maxAttempts() ? undefined : waitAfter(job.attempt);
   const status = result.ok ? 'succeeded' : wait === undefined ? 'failed' : 'pending';
   const nextAttemptAt = wait === undefined ? null : new Date(Date.now() + wait);
-  try {
-    await db.$transaction(async (tx) => {
-      const moved = await tx.delivery.updateMany({
-        where: { id: delivery.id, status: 'pending', attemptCount: job.attempt - 1 },
-        data: { status, attemptCount: job.attempt, lastAttemptAt: startedAt, nextAttemptAt },
-      });
-      if (moved.count === 0) throw new DuplicateAttempt();
-      await tx.deliveryAttempt.create({
-        data: {
-          id: newId('deliveryAttempt'),
-          tenantId: job.tenantId,
-          deliveryId: delivery.id,
-          attemptNumber: job.attempt,
-          startedAt,
-          succeeded: result.ok,
-          responseStatus: result.status,
-          latencyMs: result.latencyMs,
-          responseExcerpt: result.excerpt,
-          error: result.error,
-        },
-      });
-      if (nextAttemptAt && hooks.scheduleRetry) {
-        await hooks.scheduleRetry(tx, { ...job, attempt: job.attempt + 1 }, nextAttemptAt);
-      }
-    });
-  } catch (error) {
-    if (error instanceof DuplicateAttempt) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
-    throw error;
-  }
+  // One statement, so one round trip and atomic without a transaction: the attempt row (unique
+  // per delivery and number: a duplicate run inserts nothing and so moves nothing), the
+  // delivery's new state, and the engine's hand-over of the next attempt only if the state moved.
+  const retry =
+    nextAttemptAt && hooks.scheduleRetry ? hooks.scheduleRetry({ ...job, attempt: job.attempt + 1 }, nextAttemptAt) : null;
+  const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
+    with attempt as (
+      insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
+        response_status, latency_ms, response_excerpt, error)
+      values (${newId('deliveryAttempt')}, ${job.tenantId}::uuid, ${delivery.id}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
+        ${result.ok}, ${result.status}::int, ${result.latencyMs}, ${result.excerpt}, ${result.error})
+      on conflict (delivery_id, attempt_number) do nothing
+      returning delivery_id
+    ), moved as (
+      update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
+        last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
+        updated_at = now()
+      from attempt
+      where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
+      returning d.id
+    ), retry as (
+      select 1 from moved, lateral (${retry ?? Prisma.sql`select 1 where false`}) as handed_over
+    )
+    select (select count(*) from moved)::int as moved, (select count(*) from retry)::int as retried`;
+  if (moved === 0) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
   logger().info(
     {
       delivery_id: delivery.id,

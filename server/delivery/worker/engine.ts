@@ -1,11 +1,15 @@
 import type { DeliveryEngine } from '../engine';
-import { addAttemptJob } from './queue';
+import { addAttemptJobs } from './queue';
 
-/** Worker engine hand-over: one graphile-worker job per delivery, in the outbox transaction. */
+/** Worker engine hand-over: one graphile-worker job per delivery, added in the outbox transaction. */
 export const workerEngine: DeliveryEngine = {
   name: 'worker',
   transactional: true,
   async enqueue(tx, jobs) {
-    for (const job of jobs) await addAttemptJob(tx, job);
+    if (jobs.length > 0)
+      await addAttemptJobs(
+        tx,
+        jobs.map((job) => ({ job })),
+      );
   },
 };

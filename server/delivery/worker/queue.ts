@@ -1,5 +1,6 @@
 import { Logger, runMigrations } from 'graphile-worker';
-import type { TenantTx } from '../../db/tenant-scope';
+import { Prisma } from '../../db/generated/client';
+import type { TenantDb, TenantTx } from '../../db/tenant-scope';
 import { logger } from '../../log';
 import type { AttemptJob } from '../attempt';
 
@@ -12,10 +13,26 @@ export const DELIVER_TASK = 'switchboard.deliver';
 /** Retries of a job that threw (database trouble, not a failed HTTP attempt: those are scheduled explicitly). */
 const JOB_MAX_ATTEMPTS = 10;
 
-export async function addAttemptJob(tx: TenantTx, job: AttemptJob, runAt?: Date): Promise<void> {
-  const payload = JSON.stringify({ tenantId: job.tenantId, deliveryId: job.deliveryId, attempt: job.attempt });
-  await tx.$executeRaw`select graphile_worker.add_job(${DELIVER_TASK}::text, ${payload}::json,
-    run_at => ${(runAt ?? new Date()).toISOString()}::timestamptz, max_attempts => ${JOB_MAX_ATTEMPTS}::int)`;
+function specs(jobs: Array<{ job: AttemptJob; runAt?: Date }>): string {
+  return JSON.stringify(
+    jobs.map(({ job, runAt }) => ({
+      identifier: DELIVER_TASK,
+      payload: { tenantId: job.tenantId, deliveryId: job.deliveryId, attempt: job.attempt },
+      run_at: (runAt ?? new Date()).toISOString(),
+      max_attempts: JOB_MAX_ATTEMPTS,
+    })),
+  );
+}
+
+/** SQL adding attempt jobs in one statement (a fan-out to many endpoints is still one round trip). */
+export function addAttemptJobsSql(jobs: Array<{ job: AttemptJob; runAt?: Date }>): Prisma.Sql {
+  return Prisma.sql`select graphile_worker.add_jobs(array(
+    select json_populate_record(null::graphile_worker.job_spec, spec)
+    from json_array_elements(${specs(jobs)}::json) as spec))`;
+}
+
+export async function addAttemptJobs(tx: TenantTx | TenantDb, jobs: Array<{ job: AttemptJob; runAt?: Date }>): Promise<void> {
+  await tx.$executeRaw(addAttemptJobsSql(jobs));
 }
 
 const installed = new Set<string>();

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { databaseUrl } from '../../db/client';
 import { logger } from '../../log';
 import { type AttemptJob, runAttempt } from '../attempt';
-import { addAttemptJob, DELIVER_TASK, ensureQueueSchema, quietLogger } from './queue';
+import { addAttemptJobsSql, DELIVER_TASK, ensureQueueSchema, quietLogger } from './queue';
 import { ensureHeartbeatTable, startRecovery } from './recovery';
 
 /**
@@ -27,7 +27,7 @@ export interface WorkerOptions {
 const deliver: Task = async (payload) => {
   const job = payload as AttemptJob;
   // The next attempt's job is added in the same transaction that records this attempt.
-  await runAttempt(job, { scheduleRetry: (tx, next, runAt) => addAttemptJob(tx, next, runAt) });
+  await runAttempt(job, { scheduleRetry: (next, runAt) => addAttemptJobsSql([{ job: next, runAt }]) });
 };
 
 export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<DeliveryWorker> {

@@ -1,0 +1,234 @@
+// Webhook delivery on the worker engine: commit→receipt latency (p50/p99) and sustained
+// deliveries/s to 1, 10 and 100 loopback receivers, next to a baseline measured in the same run:
+// a bare Node loop that signs (standardwebhooks) and POSTs the same payloads to the same
+// receivers with the same concurrency and connection policy (a new connection per request).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
+const CONCURRENCY = 10; // the worker's default concurrency; the baseline uses the same
+const RECEIVER_COUNTS = [1, 10, 100];
+
+interface Receivers {
+  urls: string[];
+  onReceipt: (fn: (id: string, at: number) => void) => void;
+  close(): Promise<void>;
+}
+
+async function startReceivers(count: number): Promise<Receivers> {
+  let listener: (id: string, at: number) => void = () => {};
+  const servers: Server[] = [];
+  for (let i = 0; i < count; i++) {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        listener(String(req.headers['webhook-id']), performance.now());
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+  }
+  return {
+    urls: servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`),
+    onReceipt: (fn) => {
+      listener = fn;
+    },
+    close: () =>
+      Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.closeAllConnections();
+              s.close(() => resolve());
+            }),
+        ),
+      ).then(() => undefined),
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+export async function run(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-webhooks-'));
+  chmodSync(dataDir, 0o755);
+  const { ensureEmbeddedDatabase } = await import('../server/db/embedded');
+  const embedded = await ensureEmbeddedDatabase(dataDir);
+  try {
+    const admin = new URL(embedded.url);
+    admin.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query('create database bench_webhooks');
+    await client.end();
+    const url = new URL(embedded.url);
+    url.pathname = '/bench_webhooks';
+    Object.assign(process.env, {
+      DATABASE_URL: url.toString(),
+      AUTH_SECRET: randomBytes(32).toString('base64'),
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      DELIVERY_ENGINE: 'worker',
+      LOG_LEVEL: 'silent',
+      // Producers and the worker's attempts share the Prisma pool; the default 10 would queue them behind each other.
+      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '30',
+    });
+    const { applyMigrations } = await import('../server/db/migrate');
+    await applyMigrations(url.toString());
+    const { resetSettingsCache } = await import('../server/config/settings');
+    resetSettingsCache();
+    await measureAll();
+  } finally {
+    const { disconnectDb } = await import('../server/db/client');
+    await disconnectDb();
+    await embedded.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measureAll(): Promise<void> {
+  const { startDeliveryWorker } = await import('../server/delivery/worker/runner');
+  const { createTenantWithAdmin } = await import('../server/domain/tenants');
+  const { forTenant } = await import('../server/db/tenant-scope');
+  const { recordEvent } = await import('../server/events/record');
+  const { createEndpoint } = await import('../server/webhooks');
+  const { signAttempt } = await import('../server/delivery/sign');
+  const { sendWebhook } = await import('../server/delivery/send');
+  const { envelopeBody } = await import('../server/delivery/attempt');
+
+  const worker = await startDeliveryWorker();
+  const newTenant = (name: string) =>
+    createTenantWithAdmin({
+      name,
+      adminEmail: `${name}-${randomBytes(3).toString('hex')}@bench.test`,
+      adminPassword: 'bench password 1',
+    });
+
+  async function setUpScenario(name: string, receiverCount: number) {
+    const receivers = await startReceivers(receiverCount);
+    const { tenantId } = await newTenant(name);
+    const db = forTenant(tenantId);
+    for (const url of receivers.urls) await createEndpoint(db, tenantId, { url, events: ['booking.*'] });
+    const emit = (i: number) =>
+      db.$transaction((tx) =>
+        recordEvent(tx, { tenantId, type: 'booking.confirmed', object: { id: `bkg_${i}`, status: 'confirmed', n: i } }),
+      );
+    return { receivers, emit, db };
+  }
+
+  // 1. Latency: one event at a time, from the commit returning to the receiver having the request.
+  {
+    const { receivers, emit } = await setUpScenario('latency', 1);
+    for (let i = 0; i < 20; i++) {
+      const arrived = new Promise<void>((resolve) => receivers.onReceipt(() => resolve()));
+      await emit(i);
+      await arrived;
+    }
+    const samples: number[] = [];
+    for (let i = 0; i < LATENCY_SAMPLES; i++) {
+      let committedAt = 0;
+      const arrived = new Promise<number>((resolve) => receivers.onReceipt((_, at) => resolve(at)));
+      await emit(i);
+      committedAt = performance.now();
+      samples.push((await arrived) - committedAt);
+    }
+    samples.sort((a, b) => a - b);
+    console.log(
+      `commit→receipt latency, worker engine, ${LATENCY_SAMPLES} sequential events: p50 ${fmt(percentile(samples, 50))} ms, p99 ${fmt(percentile(samples, 99))} ms, max ${fmt(samples[samples.length - 1])} ms (goal: p50 < 15 ms, p99 < 100 ms)`,
+    );
+    await receivers.close();
+  }
+
+  // 2. Throughput to 1, 10, 100 receivers; each event fans out to every receiver's endpoint.
+  //    drain: events committed while the worker is paused, then the worker delivers them all
+  //    (the delivery stage alone, comparable to the baseline loop); end-to-end: producers commit
+  //    events while the worker delivers (commit of the first event to the last receipt).
+  await worker.stop();
+  console.log(
+    `\nsustained deliveries/s (${DELIVERIES} deliveries per row, worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
+  );
+  console.log('receivers | worker drain | worker end-to-end | baseline (sign + POST loop) | drain/baseline | e2e/baseline');
+  for (const count of RECEIVER_COUNTS) {
+    const { receivers, emit, db } = await setUpScenario(`throughput-${count}`, count);
+    const events = Math.ceil(DELIVERIES / count);
+    const total = events * count;
+    let received = 0;
+    let target = total;
+    let done: () => void = () => {};
+    receivers.onReceipt(() => {
+      received++;
+      if (received === target) done();
+    });
+    const produce = (from: number) => {
+      let next = from;
+      return Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < from + events) await emit(next++);
+        }),
+      );
+    };
+
+    await produce(0);
+    let allIn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    let started = performance.now();
+    const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
+    await allIn;
+    const drainRate = total / ((performance.now() - started) / 1000);
+
+    target = 2 * total;
+    allIn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    started = performance.now();
+    await produce(events);
+    await allIn;
+    const e2eRate = total / ((performance.now() - started) / 1000);
+    await running.stop();
+
+    // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
+    const rows = await db.delivery.findMany({ include: { event: true, endpoint: true }, take: total });
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    let index = 0;
+    const baselineStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (index < rows.length) {
+          const row = rows[index++];
+          const signed = signAttempt({
+            eventId: row.event.id,
+            eventType: row.event.type,
+            body: envelopeBody(row.event.payload),
+            secrets: [secret],
+            attempt: 1,
+          });
+          const outcome = await sendWebhook(row.endpoint.url, signed, { timeoutMs: 10_000, allowPrivate: true });
+          if (!outcome.ok) throw new Error(`baseline POST failed: ${outcome.error}`);
+        }
+      }),
+    );
+    const baselineRate = rows.length / ((performance.now() - baselineStarted) / 1000);
+    console.log(
+      [
+        String(count).padStart(9),
+        fmt(drainRate, 0).padStart(12),
+        fmt(e2eRate, 0).padStart(17),
+        fmt(baselineRate, 0).padStart(27),
+        fmt(drainRate / baselineRate, 2).padStart(14),
+        fmt(e2eRate / baselineRate, 2).padStart(12),
+      ].join(' | '),
+    );
+    await receivers.close();
+  }
+}
