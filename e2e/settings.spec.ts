@@ -18,12 +18,16 @@ test('an admin creates an API key (shown once) that works, then revokes it', asy
   const secret = page.getByRole('region', { name: /New API key/ }).getByTestId('secret-value');
   await expect(secret).toHaveText(/^sk_live_/);
   const key = (await secret.textContent()) ?? '';
-  expect(await restBookings(key)).toBe(200);
   await page.screenshot({ path: 'test-results/screens/api-keys.png', fullPage: true });
   await page.getByRole('button', { name: 'Done' }).click();
-
   const row = page.getByRole('row').filter({ hasText: 'Booking widget' });
   await expect(row).toContainText('never');
+
+  // The key works against the REST API, and the list then shows when it was last used.
+  expect(await restBookings(key)).toBe(200);
+  await page.reload();
+  await expect(row).toBeVisible();
+  await expect(row).not.toContainText('never');
   page.once('dialog', (dialog) => dialog.accept());
   await row.getByRole('button', { name: 'Revoke' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'API key revoked' })).toBeVisible();

@@ -73,3 +73,15 @@ export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
+
+/** "Load more" under a cursor-paginated list (CONTRACT §1 pagination). */
+export function LoadMore({ hasMore, loading, onLoad }: { hasMore: boolean; loading: boolean; onLoad: () => void }) {
+  if (!hasMore) return null;
+  return (
+    <div className="row" style={{ justifyContent: 'center', marginTop: '0.75rem' }}>
+      <button type="button" className="secondary" disabled={loading} onClick={onLoad}>
+        {loading ? 'Loading…' : 'Load more'}
+      </button>
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 'use client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { SessionProvider } from 'next-auth/react';
 import { type ReactNode, useState } from 'react';
@@ -11,6 +11,8 @@ export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
     () =>
       new QueryClient({
+        queryCache: new QueryCache({ onError: toLoginWhenSignedOut }),
+        mutationCache: new MutationCache({ onError: toLoginWhenSignedOut }),
         defaultOptions: {
           // Client errors (403, 404, 422…) do not get better by retrying.
           queries: { staleTime: 5_000, retry: (count, error) => count < 2 && !/^[4]/.test(String(httpStatus(error))) },
@@ -29,6 +31,11 @@ export function Providers({ children }: { children: ReactNode }) {
       </QueryClientProvider>
     </SessionProvider>
   );
+}
+
+/** An expired or revoked session: go back to sign-in rather than showing errors everywhere. */
+function toLoginWhenSignedOut(error: unknown) {
+  if (httpStatus(error) === 401) window.location.assign(`/login?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
 }
 
 function httpStatus(error: unknown): number | undefined {

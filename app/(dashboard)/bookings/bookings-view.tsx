@@ -1,8 +1,8 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, useFlash } from '../../_components/feedback';
+import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../_components/feedback';
 import { useTRPC } from '../../_components/trpc';
 
 const FILTERS = ['all', 'pending', 'confirmed', 'completed', 'cancelled'] as const;
@@ -12,7 +12,12 @@ export function BookingsView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<Filter>('all');
-  const bookings = useQuery(trpc.bookings.list.queryOptions(filter === 'all' ? {} : { status: filter }));
+  const bookings = useInfiniteQuery(
+    trpc.bookings.list.infiniteQueryOptions(filter === 'all' ? {} : { status: filter }, {
+      getNextPageParam: (page) => page.next_cursor,
+    }),
+  );
+  const rows = bookings.data?.pages.flatMap((page) => page.data) ?? [];
   const [flash, setFlash] = useFlash();
   const done = (verb: string) => ({
     onSuccess: (b: { id: string; customer: { name: string } }) => {
@@ -56,7 +61,7 @@ export function BookingsView() {
         <Loading />
       ) : bookings.error ? (
         <ErrorNote error={bookings.error} />
-      ) : bookings.data.data.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p className="empty">No bookings{filter === 'all' ? '' : ` with status ${filter}`}.</p>
       ) : (
         <table>
@@ -73,7 +78,7 @@ export function BookingsView() {
             </tr>
           </thead>
           <tbody>
-            {bookings.data.data.map((b) => (
+            {rows.map((b) => (
               <tr key={b.id} data-testid={`booking-${b.id}`}>
                 <td>
                   {b.customer.name}
@@ -116,6 +121,11 @@ export function BookingsView() {
           </tbody>
         </table>
       )}
+      <LoadMore
+        hasMore={bookings.hasNextPage}
+        loading={bookings.isFetchingNextPage}
+        onLoad={() => void bookings.fetchNextPage()}
+      />
     </>
   );
 }

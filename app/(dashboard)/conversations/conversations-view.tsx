@@ -1,9 +1,9 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, useFlash } from '../../_components/feedback';
+import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../_components/feedback';
 import { useTRPC } from '../../_components/trpc';
 import { MessagesPanel } from './messages-panel';
 
@@ -34,7 +34,12 @@ export function ConversationsView() {
   const [filter, setFilter] = useState<Filter>('all');
   const [open, setOpen] = useState<string | null>(null);
   const queue = useQuery({ ...trpc.conversations.handoffQueue.queryOptions({}), refetchInterval: 10_000 });
-  const all = useQuery(trpc.conversations.list.queryOptions(filter === 'all' ? {} : { status: filter }));
+  const all = useInfiniteQuery(
+    trpc.conversations.list.infiniteQueryOptions(filter === 'all' ? {} : { status: filter }, {
+      getNextPageParam: (page) => page.next_cursor,
+    }),
+  );
+  const allRows = all.data?.pages.flatMap((page) => page.data) ?? [];
   const [flash, setFlash] = useFlash();
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.conversations.pathKey() });
   const assign = useMutation(
@@ -155,11 +160,12 @@ export function ConversationsView() {
         <Loading />
       ) : all.error ? (
         <ErrorNote error={all.error} />
-      ) : all.data.data.length === 0 ? (
+      ) : allRows.length === 0 ? (
         <p className="empty">No conversations{filter === 'all' ? '' : ` with status ${filter.replace('_', ' ')}`}.</p>
       ) : (
-        table(all.data.data, 'All conversations')
+        table(allRows, 'All conversations')
       )}
+      <LoadMore hasMore={all.hasNextPage} loading={all.isFetchingNextPage} onLoad={() => void all.fetchNextPage()} />
       {open && <MessagesPanel id={open} />}
     </>
   );

@@ -1,8 +1,8 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { StatusBadge } from '../../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, useFlash } from '../../../_components/feedback';
+import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../../_components/feedback';
 import { useTRPC } from '../../../_components/trpc';
 
 /** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
@@ -10,7 +10,11 @@ export function FailedDeliveries() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   // Deliveries fail in the background (after their last retry), so the list keeps itself current.
-  const failed = useQuery({ ...trpc.webhooks.deliveries.queryOptions({ status: 'failed' }), refetchInterval: 3000 });
+  const failed = useInfiniteQuery({
+    ...trpc.webhooks.deliveries.infiniteQueryOptions({ status: 'failed' }, { getNextPageParam: (page) => page.next_cursor }),
+    refetchInterval: 3000,
+  });
+  const rows = failed.data?.pages.flatMap((page) => page.data) ?? [];
   const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
   const [flash, setFlash] = useFlash();
   const resend = useMutation(
@@ -31,7 +35,7 @@ export function FailedDeliveries() {
         <Loading />
       ) : failed.error ? (
         <ErrorNote error={failed.error} />
-      ) : failed.data.data.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p className="empty">No failed deliveries.</p>
       ) : (
         <table>
@@ -48,7 +52,7 @@ export function FailedDeliveries() {
             </tr>
           </thead>
           <tbody>
-            {failed.data.data.map((d) => (
+            {rows.map((d) => (
               <tr key={d.id} data-testid={`failed-${d.id}`}>
                 <td>
                   <Link href={`/settings/webhooks/${d.endpoint_id}?delivery=${d.id}`}>
@@ -72,6 +76,7 @@ export function FailedDeliveries() {
           </tbody>
         </table>
       )}
+      <LoadMore hasMore={failed.hasNextPage} loading={failed.isFetchingNextPage} onLoad={() => void failed.fetchNextPage()} />
     </>
   );
 }

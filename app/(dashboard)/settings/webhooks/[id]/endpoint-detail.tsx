@@ -1,9 +1,9 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { StatusBadge } from '../../../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading } from '../../../../_components/feedback';
+import { ErrorNote, formatTime, Loading, LoadMore } from '../../../../_components/feedback';
 import { useTRPC } from '../../../../_components/trpc';
 import { DeliveryPanel } from './delivery-panel';
 
@@ -15,11 +15,16 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
   const [filter, setFilter] = useState<Filter>('all');
   const [selected, setSelected] = useState<string | null>(initialDelivery);
   const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id }));
-  const deliveries = useQuery({
-    ...trpc.webhooks.deliveries.queryOptions({ endpointId: id, ...(filter === 'all' ? {} : { status: filter }) }),
-    // Deliveries move on their own (retries); keep polling while any is still pending.
-    refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 1500 : 10_000),
+  const deliveries = useInfiniteQuery({
+    ...trpc.webhooks.deliveries.infiniteQueryOptions(
+      { endpointId: id, ...(filter === 'all' ? {} : { status: filter }) },
+      { getNextPageParam: (page) => page.next_cursor },
+    ),
+    // Deliveries move on their own (retries); poll faster while any is still pending.
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.data.some((d) => d.status === 'pending')) ? 1500 : 10_000,
   });
+  const rows = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
     <>
@@ -63,7 +68,7 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
         <Loading />
       ) : deliveries.error ? (
         <ErrorNote error={deliveries.error} />
-      ) : deliveries.data.data.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p className="empty">No {filter === 'all' ? '' : `${filter} `}deliveries yet.</p>
       ) : (
         <table>
@@ -80,7 +85,7 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
             </tr>
           </thead>
           <tbody>
-            {deliveries.data.data.map((d) => (
+            {rows.map((d) => (
               <tr key={d.id} data-testid={`delivery-${d.id}`} aria-selected={selected === d.id}>
                 <td>
                   <code>{d.id}</code>
@@ -109,6 +114,11 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
           </tbody>
         </table>
       )}
+      <LoadMore
+        hasMore={deliveries.hasNextPage}
+        loading={deliveries.isFetchingNextPage}
+        onLoad={() => void deliveries.fetchNextPage()}
+      />
       {selected && <DeliveryPanel id={selected} onResent={(newId) => setSelected(newId)} />}
     </>
   );
