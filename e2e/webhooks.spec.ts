@@ -76,7 +76,11 @@ test('a failing receiver leaves a failed delivery in "Failed deliveries"; Resend
   // 1 attempt + 2 retries (WEBHOOK_RETRY_WAITS=300ms,300ms in playwright.config.ts).
   await expect.poll(() => receiver.requests.length, { timeout: 20_000 }).toBe(3);
 
-  await page.getByRole('tab', { name: 'Failed deliveries' }).click();
+  // Keyboard: the tabs follow the WAI-ARIA pattern (arrow keys switch and move focus).
+  await page.getByRole('tab', { name: 'Endpoints' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Failed deliveries' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Failed deliveries' })).toHaveAttribute('aria-selected', 'true');
   const failed = page.getByRole('row').filter({ hasText: receiver.url });
   await expect(failed).toHaveCount(1);
   await expect(failed).toContainText('webhook.test');

@@ -28,17 +28,26 @@ export function WebhooksView() {
         ).map(([id, label]) => (
           <button
             key={id}
+            id={`tab-${id}`}
             type="button"
             role="tab"
             aria-selected={tab === id}
             aria-controls={`panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
             onClick={() => setTab(id)}
+            onKeyDown={(event) => {
+              // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+              if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+              const next: Tab = tab === 'endpoints' ? 'failed' : 'endpoints';
+              setTab(next);
+              document.getElementById(`tab-${next}`)?.focus();
+            }}
           >
             {label}
           </button>
         ))}
       </div>
-      <div id={`panel-${tab}`} role="tabpanel">
+      <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'endpoints' ? <Endpoints /> : <FailedDeliveries />}
       </div>
     </>
