@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -18,9 +18,12 @@ function freePort(): string {
 const env = process.env;
 if (!env.E2E_PORT) env.E2E_PORT = freePort();
 if (!env.E2E_DATA_DIR) {
-  env.E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'));
+  env.E2E_DATA_DIR = dataDir;
   // The embedded PostgreSQL runs as the `postgres` OS user when we are root.
-  chmodSync(env.E2E_DATA_DIR, 0o755);
+  chmodSync(dataDir, 0o755);
+  // Only the process that made the directory removes it, after the web server has stopped.
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 }
 if (!env.E2E_AUTH_SECRET) env.E2E_AUTH_SECRET = randomBytes(32).toString('base64');
 if (!env.E2E_SECRETS_KEY) env.E2E_SECRETS_KEY = randomBytes(32).toString('base64');
@@ -76,6 +79,8 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
+    // SIGTERM lets the launcher stop Next.js and the embedded PostgreSQL in order.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     stdout: 'ignore',
     stderr: 'pipe',
     env: serverEnv,

@@ -27,6 +27,24 @@ test('bookings created through the REST API are confirmed and completed in the d
   await expect(row.getByRole('button')).toHaveCount(0);
 });
 
+test('a booking is cancelled with a reason from the dashboard', async ({ page }) => {
+  const start = new Date(Date.now() + 3 * 86_400_000);
+  const created = await api('POST', '/bookings', {
+    customer: { name: 'Alan Turing', phone: '+441234567890' },
+    start_at: start.toISOString(),
+    end_at: new Date(start.getTime() + 3_600_000).toISOString(),
+  });
+  expect(created.status).toBe(201);
+  await signInToDashboard(page, fixtures().admin);
+  const row = page.getByTestId(`booking-${created.body.id}`);
+  page.once('dialog', (dialog) => dialog.accept('Customer called to cancel'));
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Booking for Alan Turing cancelled' })).toBeVisible();
+  await expect(row).toContainText('cancelled');
+  await expect(row).toContainText('Customer called to cancel');
+  expect((await api('GET', `/bookings/${created.body.id}`)).body.cancellation_reason).toBe('Customer called to cancel');
+});
+
 test('a handed-off conversation waits in the queue until an agent takes it and resolves it', async ({ page }) => {
   const created = await api('POST', '/conversations', { channel: 'web', contact: { name: 'Linus', phone: '+4915112345678' } });
   expect(created.status).toBe(201);
