@@ -2,12 +2,10 @@ import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeysRouter } from './routers/api-keys';
 import { bookingsRouter } from './routers/bookings';
 import { conversationsRouter } from './routers/conversations';
-import { viewerRouter } from './routers/viewer';
 import { webhooksRouter } from './routers/webhooks';
 
 /** The dashboard's API: one router per area. */
 export const appRouter = createTRPCRouter({
-  viewer: viewerRouter,
   apiKeys: apiKeysRouter,
   bookings: bookingsRouter,
   conversations: conversationsRouter,
