@@ -74,4 +74,26 @@ describe('default retry schedule', () => {
     });
     expect(hook.received).toHaveLength(6);
   });
+
+  it('records a concurrently duplicated attempt once and schedules its retry once', async () => {
+    const db = forTenant(tenant.tenantId);
+    const endpoint = await createEndpoint(db, tenant.tenantId, { url: hook.url, events: ['payment.created'] });
+    await db.$transaction((tx) => recordEvent(tx, { tenantId: tenant.tenantId, type: 'payment.created', object: { id: 'p' } }));
+    const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+    const job = { tenantId: tenant.tenantId, deliveryId: delivery.id, attempt: 1 };
+    const hooks = { scheduleRetry: (next: typeof job, runAt: Date) => addAttemptJobsSql([{ job: next, runAt }]) };
+    // Two runs of the same job at once (a job replayed while the first run still works): both may send,
+    // only one is recorded and only one next attempt is queued.
+    const outcomes = await Promise.all([runAttempt(job, hooks), runAttempt(job, hooks)]);
+    expect(outcomes.map((o) => o.kind).sort()).toEqual(['retry', 'skipped']);
+    expect(await db.deliveryAttempt.count({ where: { deliveryId: delivery.id } })).toBe(1);
+    const jobs = await db.$queryRaw<{ n: number }[]>`
+      select count(*)::int as n from graphile_worker._private_jobs
+      where payload->>'deliveryId' = ${delivery.id} and (payload->>'attempt')::int = 2`;
+    expect(jobs[0].n).toBe(1);
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+      attemptCount: 1,
+      status: 'pending',
+    });
+  });
 });

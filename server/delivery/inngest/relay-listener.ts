@@ -10,6 +10,8 @@ import { relayOutbox } from './relay';
  * transaction NOTIFYs (delivered only on commit) and this listener runs a relay pass. On
  * serverless hosts the Inngest cron sweep does the same job once a minute.
  */
+const RETRY_EVERY_MS = 30_000;
+
 export async function startRelayListener(): Promise<{ stop(): Promise<void> }> {
   const client = new pg.Client({ connectionString: databaseUrl() });
   await client.connect();
@@ -35,8 +37,12 @@ export async function startRelayListener(): Promise<{ stop(): Promise<void> }> {
   client.on('error', (error) => logger().error({ err: error }, 'outbox listener connection failed'));
   await client.query(`listen ${OUTBOX_CHANNEL}`);
   pass(); // whatever was committed while no listener ran
+  // A failed send (Inngest unreachable) is retried here too, not only by the Inngest cron sweep.
+  const retry = setInterval(pass, RETRY_EVERY_MS);
+  retry.unref();
   return {
     async stop() {
+      clearInterval(retry);
       await running;
       await client.end();
     },

@@ -34,7 +34,11 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   const connectionString = options.connectionString ?? databaseUrl();
   await ensureQueueSchema(connectionString);
   const pool = new pg.Pool({ connectionString, max: (options.concurrency ?? 10) + 4 });
+  // Idle clients can error (database restart); graphile-worker wants both handlers present.
   pool.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
+  });
   await ensureHeartbeatTable(pool);
 
   const live = new Set<string>();
