@@ -38,6 +38,10 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   pool.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
   pool.on('connect', (client) => {
     client.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
+    // Queue bookkeeping need not wait for the disk: if a crash loses a job's completion, the job
+    // runs again and finds its attempt already recorded (durably, by the app's own connection),
+    // so nothing is sent twice because of it.
+    client.query('set synchronous_commit = off').catch(() => {});
   });
   await ensureHeartbeatTable(pool);
 
