@@ -282,7 +282,9 @@ describe('delivery', () => {
     }
     await new Promise((r) => setTimeout(r, 200));
     expect(hook.received).toHaveLength(3);
-    expect((await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=failed`)).body.data).toHaveLength(1);
+    const failedList = (await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=failed`)).body.data;
+    expect(failedList).toHaveLength(1);
+    expect(failedList[0].last_attempt).toEqual(delivery.attempts[2]);
     expect((await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=succeeded`)).body.data).toHaveLength(0);
     expect((await asA()('GET', '/deliveries?status=failed')).body.data.map((d: { id: string }) => d.id)).toContain(delivery.id);
   });

@@ -22,7 +22,7 @@ export async function listDeliveries(db: TenantDb, _tenantId: string, input: Lis
           ...(input.endpointId !== undefined ? { endpointId: input.endpointId } : {}),
           ...(input.status ? { status: input.status } : {}),
         },
-        include: { event: { select: { type: true } } },
+        include: { event: { select: { type: true } }, attempts: { orderBy: { attemptNumber: 'desc' }, take: 1 } },
         orderBy: { id: 'desc' },
         take,
       }),

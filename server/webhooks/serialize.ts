@@ -22,7 +22,9 @@ export function serializeEndpoint(e: WebhookEndpoint, stats: EndpointStats = { r
 }
 export type EndpointResource = ReturnType<typeof serializeEndpoint>;
 
-export function serializeDelivery(d: Delivery & { event: Pick<Event, 'type'> }) {
+export function serializeDelivery(d: Delivery & { event: Pick<Event, 'type'>; attempts?: DeliveryAttempt[] }) {
+  // `attempts` holds the newest attempt (lists) or all of them (detail); either way the last is the latest.
+  const latest = d.attempts?.reduce<DeliveryAttempt | null>((a, b) => (a && a.attemptNumber > b.attemptNumber ? a : b), null);
   return {
     id: d.id,
     event_id: d.eventId,
@@ -33,6 +35,7 @@ export function serializeDelivery(d: Delivery & { event: Pick<Event, 'type'> }) 
     next_attempt_at: d.status === 'pending' ? (d.nextAttemptAt?.toISOString() ?? null) : null,
     last_attempt_at: d.lastAttemptAt?.toISOString() ?? null,
     resend_of_id: d.resendOfId,
+    last_attempt: latest ? serializeAttempt(latest) : null,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
   };

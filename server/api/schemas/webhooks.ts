@@ -65,22 +65,6 @@ export const WebhookSecret = z
 
 export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 
-export const Delivery = z
-  .object({
-    id: z.string().meta({ example: 'dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
-    event_id: z.string(),
-    event_type: z.string(),
-    endpoint_id: z.string(),
-    status: DeliveryStatus,
-    attempt_count: z.number().int(),
-    next_attempt_at: Timestamp.nullable(),
-    last_attempt_at: Timestamp.nullable(),
-    resend_of_id: z.string().nullable().meta({ description: 'Set on a delivery created by POST /deliveries/{id}/resend' }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  })
-  .meta({ id: 'Delivery' });
-
 export const DeliveryAttempt = z
   .object({
     attempt_number: z.number().int(),
@@ -92,6 +76,23 @@ export const DeliveryAttempt = z
     error: z.string().nullable(),
   })
   .meta({ id: 'DeliveryAttempt' });
+
+export const Delivery = z
+  .object({
+    id: z.string().meta({ example: 'dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+    event_id: z.string(),
+    event_type: z.string(),
+    endpoint_id: z.string(),
+    status: DeliveryStatus,
+    attempt_count: z.number().int(),
+    next_attempt_at: Timestamp.nullable(),
+    last_attempt_at: Timestamp.nullable(),
+    resend_of_id: z.string().nullable().meta({ description: 'Set on a delivery created by POST /deliveries/{id}/resend' }),
+    last_attempt: DeliveryAttempt.nullable().meta({ description: 'The most recent attempt (all of them: GET /deliveries/{id})' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Delivery' });
 
 export const DeliveryDetail = Delivery.extend({
   attempts: z.array(DeliveryAttempt),
