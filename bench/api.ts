@@ -2,9 +2,9 @@
 // 500 bookings) against GET /api/health (one `select 1`) on the same production server process.
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cli, startProductionServer } from '../scripts/lib/production-server';
 import { ensureEmbeddedDatabase } from '../server/db/embedded';
 import { newId } from '../server/lib/ids';
-import { cli, startProductionServer } from './_server';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 10;

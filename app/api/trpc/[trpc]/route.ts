@@ -1,4 +1,5 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { relayOutboxAfterResponse } from '@/server/delivery/after-write';
 import { createTrpcContext } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/root';
 
@@ -7,6 +8,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 function handler(request: Request) {
+  relayOutboxAfterResponse(request.method);
   return fetchRequestHandler({ endpoint: '/api/trpc', req: request, router: appRouter, createContext: createTrpcContext });
 }
 

@@ -1,11 +1,13 @@
 import { handleApi } from '@/server/api/routes';
+import { relayOutboxAfterResponse } from '@/server/delivery/after-write';
 
 // Every /api/v1 request goes through one dispatcher (server/http/dispatch.ts).
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handleApi;
-export const POST = handleApi;
-export const PATCH = handleApi;
-export const PUT = handleApi;
-export const DELETE = handleApi;
+async function handler(request: Request): Promise<Response> {
+  relayOutboxAfterResponse(request.method);
+  return handleApi(request);
+}
+
+export { handler as DELETE, handler as GET, handler as PATCH, handler as POST, handler as PUT };

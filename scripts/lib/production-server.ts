@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server/db/embedded';
+import { freePort } from '../../server/db/embedded';
 
 /** Starts the production server (`npm start`, building first if needed) on a fresh embedded database. */
 export interface BenchServer {
@@ -33,7 +33,11 @@ export async function startProductionServer(extraEnv: Record<string, string> = {
     ...extraEnv,
   };
   delete env.DATABASE_URL;
-  const child: ChildProcess = spawn('npm', ['start'], { env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const child: ChildProcess = spawn('npm', ['start'], {
+    env,
+    stdio: ['ignore', process.env.SERVER_LOGS ? 'inherit' : 'ignore', 'inherit'],
+    detached: true,
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
