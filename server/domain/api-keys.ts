@@ -30,12 +30,31 @@ export function serializeApiKey(key: ApiKey): ApiKeyResource {
   };
 }
 
-export async function createApiKey(db: TenantDb, tenantId: string, input: { name: string; expiresAt?: Date | null }) {
+/** What a create or rotate answers: the only time the full key is ever shown. */
+export interface ApiKeyWithSecret {
+  id: string;
+  name: string;
+  prefix: string;
+  key: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+/** Anything that can insert an API key row: a tenant-scoped client, a transaction, the operator client. */
+interface ApiKeyWriter {
+  apiKey: { create(args: { data: Omit<ApiKey, 'createdAt' | 'revokedAt' | 'lastUsedAt'> }): Promise<ApiKey> };
+}
+
+/** Mints a key, stores only its hash, and returns it once. */
+export async function issueApiKey(
+  db: ApiKeyWriter,
+  input: { tenantId: string; name: string; expiresAt?: Date | null },
+): Promise<ApiKeyWithSecret> {
   const { key, prefix } = generateApiKey();
   const row = await db.apiKey.create({
     data: {
       id: newId('apiKey'),
-      tenantId,
+      tenantId: input.tenantId,
       name: input.name,
       prefix,
       secretHash: sha256Hex(key),
@@ -50,6 +69,10 @@ export async function createApiKey(db: TenantDb, tenantId: string, input: { name
     created_at: row.createdAt.toISOString(),
     expires_at: row.expiresAt?.toISOString() ?? null,
   };
+}
+
+export function createApiKey(db: TenantDb, tenantId: string, input: { name: string; expiresAt?: Date | null }) {
+  return issueApiKey(db, { tenantId, ...input });
 }
 
 /** Keys that still authenticate: not revoked, or inside a rotation grace period. */
@@ -76,17 +99,9 @@ export async function rotateApiKey(db: TenantDb, tenantId: string, id: string, g
     const revokeAt = new Date(Date.now() + graceSeconds * 1000);
     const { count } = await tx.apiKey.updateMany({ where: { id, ...usable() }, data: { revokedAt: revokeAt } });
     if (count === 0) throw Errors.notFound('API key');
-    const { key, prefix } = generateApiKey();
-    const row = await tx.apiKey.create({
-      data: { id: newId('apiKey'), tenantId, name: old.name, prefix, secretHash: sha256Hex(key), expiresAt: old.expiresAt },
-    });
+    const created = await issueApiKey(tx, { tenantId, name: old.name, expiresAt: old.expiresAt });
     return {
-      id: row.id,
-      name: row.name,
-      prefix: row.prefix,
-      key,
-      created_at: row.createdAt.toISOString(),
-      expires_at: row.expiresAt?.toISOString() ?? null,
+      ...created,
       replaced_key: { id: old.id, revokes_at: revokeAt.toISOString() },
     };
   });

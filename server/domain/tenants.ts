@@ -1,9 +1,9 @@
-import { generateApiKey } from '../auth/api-key-format';
 import { db, type Tx } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import type { Role } from '../db/generated/enums';
 import { newId } from '../lib/ids';
-import { hashPassword, sha256Hex, verifyPassword } from '../security/hashing';
+import { hashPassword, verifyPassword } from '../security/hashing';
+import { issueApiKey } from './api-keys';
 
 /**
  * Operator actions (CLI and demo seed): tenants and users across tenants. A person has one user
@@ -32,16 +32,13 @@ export async function createTenantWithAdmin(input: {
   adminPassword: string;
   adminName?: string;
 }) {
-  const { key, prefix } = generateApiKey();
   return db().$transaction(
     async (tx) => {
       const tenant = await tx.tenant.create({ data: { name: input.name } });
       const user = await findOrCreateUser(tx, { email: input.adminEmail, password: input.adminPassword, name: input.adminName });
       await tx.membership.create({ data: { tenantId: tenant.id, userId: user.id, role: 'admin' } });
-      const apiKey = await tx.apiKey.create({
-        data: { id: newId('apiKey'), tenantId: tenant.id, name: 'Initial key', prefix, secretHash: sha256Hex(key) },
-      });
-      return { tenantId: tenant.id, userId: user.id, apiKey: key, apiKeyId: apiKey.id };
+      const apiKey = await issueApiKey(tx, { tenantId: tenant.id, name: 'Initial key' });
+      return { tenantId: tenant.id, userId: user.id, apiKey: apiKey.key, apiKeyId: apiKey.id };
     },
     { timeout: 15_000 },
   );
