@@ -7,10 +7,8 @@ import { ensureEmbeddedDatabase } from '../server/db/embedded';
 import { newId } from '../server/lib/ids';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = 10;
-
-function measure(url: string, headers: Record<string, string> = {}) {
-  return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+function measure(url: string, connections: number, headers: Record<string, string> = {}) {
+  return autocannon({ url, connections, duration: DURATION_S, headers });
 }
 
 export async function run(): Promise<void> {
@@ -43,18 +41,21 @@ export async function run(): Promise<void> {
     const check = await fetch(`${server.url}/api/v1/bookings`, { headers });
     if (check.status !== 200) throw new Error(`GET /bookings answered ${check.status}`);
 
-    await measure(`${server.url}/api/health`); // warm-up of both paths
-    await measure(`${server.url}/api/v1/bookings`, headers);
-    const health = await measure(`${server.url}/api/health`);
-    const bookings = await measure(`${server.url}/api/v1/bookings`, headers);
+    await measure(`${server.url}/api/health`, 10); // warm-up of both paths
+    await measure(`${server.url}/api/v1/bookings`, 10, headers);
     const row = (name: string, r: autocannon.Result) =>
       `${name.padEnd(34)} p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms  ${Math.round(r.requests.average)} req/s  errors ${r.errors + r.non2xx}`;
-    console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, production server (next start), embedded PostgreSQL`);
-    console.log(row('baseline GET /api/health', health));
-    console.log(row('GET /api/v1/bookings (API key)', bookings));
-    console.log(
-      `ratio bookings/health: p50 ${(bookings.latency.p50 / Math.max(health.latency.p50, 0.01)).toFixed(2)}x, throughput ${(bookings.requests.average / health.requests.average).toFixed(2)}x`,
-    );
+    console.log(`production server (next start), embedded PostgreSQL, ${DURATION_S} s per row`);
+    for (const connections of [1, 10]) {
+      const health = await measure(`${server.url}/api/health`, connections);
+      const bookings = await measure(`${server.url}/api/v1/bookings`, connections, headers);
+      console.log(`\n${connections} connection${connections > 1 ? 's' : ''}:`);
+      console.log(row('baseline GET /api/health', health));
+      console.log(row('GET /api/v1/bookings (API key)', bookings));
+      console.log(
+        `ratio bookings/health: p50 ${(bookings.latency.p50 / Math.max(health.latency.p50, 0.01)).toFixed(2)}x, throughput ${(bookings.requests.average / health.requests.average).toFixed(2)}x`,
+      );
+    }
   } finally {
     await server.stop();
   }
