@@ -32,7 +32,15 @@ export interface AttemptHooks {
    * statement that records this attempt, so the retry exists exactly when the attempt is recorded.
    */
   scheduleRetry?: (next: AttemptJob, runAt: Date) => Prisma.Sql;
+  /**
+   * Runs the attempt's two hot-path statements (load and record). Without it they go through
+   * Prisma; the worker passes its own `pg` pool, which skips Prisma's per-query work and reuses
+   * prepared statements. Either way the statements (and their explicit tenant filters) are these.
+   */
+  query?: AttemptQuery;
 }
+
+export type AttemptQuery = <T>(sql: Prisma.Sql) => Promise<T[]>;
 
 /** Attempts allowed in total: the first plus one per configured wait. */
 export function maxAttempts(): number {
@@ -68,8 +76,9 @@ interface LoadedDelivery {
 
 export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Promise<AttemptOutcome> {
   const db = forTenant(job.tenantId);
+  const query: AttemptQuery = hooks.query ?? ((sql) => db.$queryRaw(sql));
   // Raw SQL on the hot path (measured ~2x faster than the relation query); the tenant filter is explicit.
-  const [delivery] = await db.$queryRaw<LoadedDelivery[]>`
+  const [delivery] = await query<LoadedDelivery>(Prisma.sql`
     select d.id, d.status::text as status, d.attempt_count as "attemptCount",
       e.id as "eventId", e.type as "eventType", e.payload,
       w.id as "endpointId", w.url, w.is_active as "isActive", w.secret_enc as "secretEnc",
@@ -77,7 +86,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     from deliveries d
     join events e on e.id = d.event_id and e.tenant_id = d.tenant_id
     join webhook_endpoints w on w.id = d.endpoint_id and w.tenant_id = d.tenant_id
-    where d.id = ${job.deliveryId} and d.tenant_id = ${job.tenantId}::uuid`;
+    where d.id = ${job.deliveryId} and d.tenant_id = ${job.tenantId}::uuid`);
   if (!delivery) return { kind: 'skipped', reason: 'gone', attemptCount: 0 };
   if (delivery.status !== 'pending') return { kind: 'skipped', reason: 'final', attemptCount: delivery.attemptCount };
   if (delivery.attemptCount >= job.attempt) {
@@ -115,7 +124,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   // delivery's new state, and the engine's hand-over of the next attempt only if the state moved.
   const retry =
     nextAttemptAt && hooks.scheduleRetry ? hooks.scheduleRetry({ ...job, attempt: job.attempt + 1 }, nextAttemptAt) : null;
-  const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
+  const [{ moved }] = await query<{ moved: number }>(Prisma.sql`
     with attempt as (
       insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
         response_status, latency_ms, response_excerpt, error)
@@ -133,7 +142,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     ), retry as (
       select 1 from moved, lateral (${retry ?? Prisma.sql`select 1 where false`}) as handed_over
     )
-    select (select count(*) from moved)::int as moved, (select count(*) from retry)::int as retried`;
+    select (select count(*) from moved)::int as moved, (select count(*) from retry)::int as retried`);
   if (moved === 0) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
   logger().info(
     {

@@ -3,7 +3,7 @@ import { makeWorkerUtils, type Runner, run, type Task, type WorkerEvents } from 
 import pg from 'pg';
 import { databaseUrl } from '../../db/client';
 import { logger } from '../../log';
-import { type AttemptJob, runAttempt } from '../attempt';
+import { type AttemptJob, type AttemptQuery, runAttempt } from '../attempt';
 import { addAttemptJobsSql, DELIVER_TASK, ensureQueueSchema, quietLogger } from './queue';
 import { ensureHeartbeatTable, startRecovery } from './recovery';
 
@@ -24,25 +24,48 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
 }
 
-const deliver: Task = async (payload) => {
-  const job = payload as AttemptJob;
-  // The next attempt's job is added in the same transaction that records this attempt.
-  await runAttempt(job, { scheduleRetry: (next, runAt) => addAttemptJobsSql([{ job: next, runAt }]) });
-};
+/**
+ * The attempt's statements on a plain `pg` pool: Prisma's per-query work was the largest share of
+ * the worker's CPU, and named statements are parsed and planned once per connection.
+ */
+function attemptQuery(pool: pg.Pool): AttemptQuery {
+  const names = new Map<string, string>();
+  return async <T>(sql: { text: string; values: unknown[] }) => {
+    let name = names.get(sql.text);
+    if (!name) {
+      name = `switchboard_attempt_${names.size + 1}`;
+      names.set(sql.text, name);
+    }
+    return (await pool.query({ name, text: sql.text, values: sql.values })).rows as T[];
+  };
+}
+
+function deliverTask(query: AttemptQuery): Task {
+  return async (payload) => {
+    const job = payload as AttemptJob;
+    // The next attempt's job is added in the same transaction that records this attempt.
+    await runAttempt(job, { query, scheduleRetry: (next, runAt) => addAttemptJobsSql([{ job: next, runAt }]) });
+  };
+}
+
+function newPool(connectionString: string, max: number, options?: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, ...(options ? { options } : {}) });
+  // Idle clients can error (database restart); graphile-worker wants both handlers present.
+  pool.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
+  pool.on('connect', (client) => client.on('error', (error) => logger().warn({ err: error }, 'worker pool client error')));
+  return pool;
+}
 
 export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<DeliveryWorker> {
   const connectionString = options.connectionString ?? databaseUrl();
   await ensureQueueSchema(connectionString);
-  const pool = new pg.Pool({ connectionString, max: (options.concurrency ?? 10) + 4 });
-  // Idle clients can error (database restart); graphile-worker wants both handlers present.
-  pool.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
-  pool.on('connect', (client) => {
-    client.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
-    // Queue bookkeeping need not wait for the disk: if a crash loses a job's completion, the job
-    // runs again and finds its attempt already recorded (durably, by the app's own connection),
-    // so nothing is sent twice because of it.
-    client.query('set synchronous_commit = off').catch(() => {});
-  });
+  const concurrency = options.concurrency ?? 10;
+  // Queue bookkeeping need not wait for the disk: if a crash loses a job's completion, the job
+  // runs again and finds its attempt already recorded (durably, by the attempt pool below), so
+  // nothing is sent twice because of it.
+  const pool = newPool(connectionString, concurrency + 4, '-c synchronous_commit=off');
+  // Attempts are recorded with the default, durable commit: a separate pool.
+  const attemptPool = newPool(connectionString, concurrency);
   await ensureHeartbeatTable(pool);
 
   const live = new Set<string>();
@@ -53,7 +76,6 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   events.on('pool:create', ({ workerPool }) => live.add(workerPool.id));
   events.on('pool:release', ({ workerPool }) => live.delete(workerPool.id));
 
-  const concurrency = options.concurrency ?? 10;
   const runner: Runner = await run({
     pgPool: pool,
     concurrency,
@@ -61,7 +83,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     noHandleSignals: true,
     logger: quietLogger(),
     events,
-    taskList: { [DELIVER_TASK]: deliver },
+    taskList: { [DELIVER_TASK]: deliverTask(attemptQuery(attemptPool)) },
     preset: {
       worker: {
         completeJobBatchDelay: 0,
@@ -86,6 +108,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
         await recovery.stop(all);
         await utils.release();
         await pool.end();
+        await attemptPool.end();
         logger().info('delivery worker stopped');
       })();
       return stopped;
