@@ -4,7 +4,7 @@ import { forTenant } from '../db/tenant-scope';
 import { newId } from '../lib/ids';
 import { logger } from '../log';
 import { signingSecrets } from '../webhooks/secrets';
-import { sendWebhook } from './send';
+import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
 
 /**
@@ -33,14 +33,51 @@ export interface AttemptHooks {
    */
   scheduleRetry?: (next: AttemptJob, runAt: Date) => Prisma.Sql;
   /**
-   * Runs the attempt's two hot-path statements (load and record). Without it they go through
-   * Prisma; the worker passes its own `pg` pool, which skips Prisma's per-query work and reuses
-   * prepared statements. Either way the statements (and their explicit tenant filters) are these.
+   * Where the attempt is loaded from and recorded to. Without it, one statement each through
+   * Prisma (with `scheduleRetry`); the worker passes a store that combines the statements of its
+   * concurrent attempts (worker/attempt-store.ts). Both keep the rules of `AttemptStore`.
    */
-  query?: AttemptQuery;
+  store?: AttemptStore;
 }
 
-export type AttemptQuery = <T>(sql: Prisma.Sql) => Promise<T[]>;
+/** The delivery, its event and its endpoint, as an attempt needs them. */
+export interface LoadedDelivery {
+  id: string;
+  status: string;
+  attemptCount: number;
+  eventId: string;
+  eventType: string;
+  payload: unknown;
+  endpointId: string;
+  url: string;
+  isActive: boolean;
+  secretEnc: string;
+  previousSecretEnc: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/** One attempt's result, to be recorded with the delivery's new state. */
+export interface AttemptRecord {
+  id: string;
+  job: AttemptJob;
+  startedAt: Date;
+  result: SendOutcome;
+  status: 'succeeded' | 'failed' | 'pending';
+  nextAttemptAt: Date | null;
+  /** The next attempt, when one is due; the engine's hand-over of it commits with this record. */
+  retry: { job: AttemptJob; runAt: Date } | null;
+}
+
+export interface AttemptStore {
+  /** The delivery of `job` within its tenant, or undefined. */
+  load(job: AttemptJob): Promise<LoadedDelivery | undefined>;
+  /**
+   * Atomically: inserts the attempt row (unique per delivery and number) and, only if it was new,
+   * moves the still-pending delivery to its new state and hands over the retry. Resolves to
+   * whether the delivery moved (false: a duplicate run, which records and queues nothing).
+   */
+  record(record: AttemptRecord): Promise<boolean>;
+}
 
 /** Attempts allowed in total: the first plus one per configured wait. */
 export function maxAttempts(): number {
@@ -59,34 +96,55 @@ export function envelopeBody(payload: unknown): string {
   return JSON.stringify({ id, type, created_at, tenant_id, api_version, data, ...rest });
 }
 
-interface LoadedDelivery {
-  id: string;
-  status: string;
-  attemptCount: number;
-  eventId: string;
-  eventType: string;
-  payload: unknown;
-  endpointId: string;
-  url: string;
-  isActive: boolean;
-  secretEnc: string;
-  previousSecretEnc: string | null;
-  previousSecretExpiresAt: Date | null;
+/** One statement each through Prisma: the store of the Inngest engine and of direct calls. */
+function prismaStore(tenantId: string, scheduleRetry: AttemptHooks['scheduleRetry']): AttemptStore {
+  const db = forTenant(tenantId);
+  return {
+    async load(job) {
+      // Raw SQL on the hot path (measured ~2x faster than the relation query); the tenant filter is explicit.
+      const [delivery] = await db.$queryRaw<LoadedDelivery[]>`
+        select d.id, d.status::text as status, d.attempt_count as "attemptCount",
+          e.id as "eventId", e.type as "eventType", e.payload,
+          w.id as "endpointId", w.url, w.is_active as "isActive", w.secret_enc as "secretEnc",
+          w.previous_secret_enc as "previousSecretEnc", w.previous_secret_expires_at as "previousSecretExpiresAt"
+        from deliveries d
+        join events e on e.id = d.event_id and e.tenant_id = d.tenant_id
+        join webhook_endpoints w on w.id = d.endpoint_id and w.tenant_id = d.tenant_id
+        where d.id = ${job.deliveryId} and d.tenant_id = ${job.tenantId}::uuid`;
+      return delivery;
+    },
+    async record({ id, job, startedAt, result, status, nextAttemptAt, retry }) {
+      // One statement, so one round trip and atomic without a transaction: the attempt row (unique
+      // per delivery and number: a duplicate run inserts nothing and so moves nothing), the
+      // delivery's new state, and the engine's hand-over of the next attempt only if the state moved.
+      const handOver = retry && scheduleRetry ? scheduleRetry(retry.job, retry.runAt) : null;
+      const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
+        with attempt as (
+          insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
+            response_status, latency_ms, response_excerpt, error)
+          values (${id}, ${job.tenantId}::uuid, ${job.deliveryId}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
+            ${result.ok}, ${result.status}::int, ${result.latencyMs}, ${result.excerpt}, ${result.error})
+          on conflict (delivery_id, attempt_number) do nothing
+          returning delivery_id
+        ), moved as (
+          update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
+            last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
+            updated_at = now()
+          from attempt
+          where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
+          returning d.id
+        ), retry as (
+          select 1 from moved, lateral (${handOver ?? Prisma.sql`select 1 where false`}) as handed_over
+        )
+        select (select count(*) from moved)::int as moved, (select count(*) from retry)::int as retried`;
+      return moved > 0;
+    },
+  };
 }
 
 export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Promise<AttemptOutcome> {
-  const db = forTenant(job.tenantId);
-  const query: AttemptQuery = hooks.query ?? ((sql) => db.$queryRaw(sql));
-  // Raw SQL on the hot path (measured ~2x faster than the relation query); the tenant filter is explicit.
-  const [delivery] = await query<LoadedDelivery>(Prisma.sql`
-    select d.id, d.status::text as status, d.attempt_count as "attemptCount",
-      e.id as "eventId", e.type as "eventType", e.payload,
-      w.id as "endpointId", w.url, w.is_active as "isActive", w.secret_enc as "secretEnc",
-      w.previous_secret_enc as "previousSecretEnc", w.previous_secret_expires_at as "previousSecretExpiresAt"
-    from deliveries d
-    join events e on e.id = d.event_id and e.tenant_id = d.tenant_id
-    join webhook_endpoints w on w.id = d.endpoint_id and w.tenant_id = d.tenant_id
-    where d.id = ${job.deliveryId} and d.tenant_id = ${job.tenantId}::uuid`);
+  const store = hooks.store ?? prismaStore(job.tenantId, hooks.scheduleRetry);
+  const delivery = await store.load(job);
   if (!delivery) return { kind: 'skipped', reason: 'gone', attemptCount: 0 };
   if (delivery.status !== 'pending') return { kind: 'skipped', reason: 'final', attemptCount: delivery.attemptCount };
   if (delivery.attemptCount >= job.attempt) {
@@ -94,7 +152,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   }
   if (!delivery.isActive) {
     // An inactive endpoint gets no request, scheduled retries included: the delivery ends as failed.
-    await db.delivery.updateMany({
+    await forTenant(job.tenantId).delivery.updateMany({
       where: { id: delivery.id, status: 'pending' },
       data: { status: 'failed', nextAttemptAt: null },
     });
@@ -119,31 +177,16 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   const wait = result.ok || job.attempt >= maxAttempts() ? undefined : waitAfter(job.attempt);
   const status = result.ok ? 'succeeded' : wait === undefined ? 'failed' : 'pending';
   const nextAttemptAt = wait === undefined ? null : new Date(Date.now() + wait);
-  // One statement, so one round trip and atomic without a transaction: the attempt row (unique
-  // per delivery and number: a duplicate run inserts nothing and so moves nothing), the
-  // delivery's new state, and the engine's hand-over of the next attempt only if the state moved.
-  const retry =
-    nextAttemptAt && hooks.scheduleRetry ? hooks.scheduleRetry({ ...job, attempt: job.attempt + 1 }, nextAttemptAt) : null;
-  const [{ moved }] = await query<{ moved: number }>(Prisma.sql`
-    with attempt as (
-      insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
-        response_status, latency_ms, response_excerpt, error)
-      values (${newId('deliveryAttempt')}, ${job.tenantId}::uuid, ${delivery.id}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
-        ${result.ok}, ${result.status}::int, ${result.latencyMs}, ${result.excerpt}, ${result.error})
-      on conflict (delivery_id, attempt_number) do nothing
-      returning delivery_id
-    ), moved as (
-      update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
-        last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
-        updated_at = now()
-      from attempt
-      where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
-      returning d.id
-    ), retry as (
-      select 1 from moved, lateral (${retry ?? Prisma.sql`select 1 where false`}) as handed_over
-    )
-    select (select count(*) from moved)::int as moved, (select count(*) from retry)::int as retried`);
-  if (moved === 0) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
+  const moved = await store.record({
+    id: newId('deliveryAttempt'),
+    job,
+    startedAt,
+    result,
+    status,
+    nextAttemptAt,
+    retry: nextAttemptAt ? { job: { ...job, attempt: job.attempt + 1 }, runAt: nextAttemptAt } : null,
+  });
+  if (!moved) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
   logger().info(
     {
       delivery_id: delivery.id,

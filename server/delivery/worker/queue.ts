@@ -13,22 +13,21 @@ export const DELIVER_TASK = 'switchboard.deliver';
 /** Retries of a job that threw (database trouble, not a failed HTTP attempt: those are scheduled explicitly). */
 const JOB_MAX_ATTEMPTS = 10;
 
-function specs(jobs: Array<{ job: AttemptJob; runAt?: Date }>): string {
-  return JSON.stringify(
-    jobs.map(({ job, runAt }) => ({
-      identifier: DELIVER_TASK,
-      payload: { tenantId: job.tenantId, deliveryId: job.deliveryId, attempt: job.attempt },
-      run_at: (runAt ?? new Date()).toISOString(),
-      max_attempts: JOB_MAX_ATTEMPTS,
-    })),
-  );
+/** graphile_worker.job_spec values (as JSON) for attempt jobs. */
+export function jobSpecs(jobs: Array<{ job: AttemptJob; runAt?: Date }>) {
+  return jobs.map(({ job, runAt }) => ({
+    identifier: DELIVER_TASK,
+    payload: { tenantId: job.tenantId, deliveryId: job.deliveryId, attempt: job.attempt },
+    run_at: (runAt ?? new Date()).toISOString(),
+    max_attempts: JOB_MAX_ATTEMPTS,
+  }));
 }
 
 /** SQL adding attempt jobs in one statement (a fan-out to many endpoints is still one round trip). */
 export function addAttemptJobsSql(jobs: Array<{ job: AttemptJob; runAt?: Date }>): Prisma.Sql {
   return Prisma.sql`select graphile_worker.add_jobs(array(
     select json_populate_record(null::graphile_worker.job_spec, spec)
-    from json_array_elements(${specs(jobs)}::json) as spec))`;
+    from json_array_elements(${JSON.stringify(jobSpecs(jobs))}::json) as spec))`;
 }
 
 export async function addAttemptJobs(tx: TenantTx | TenantDb, jobs: Array<{ job: AttemptJob; runAt?: Date }>): Promise<void> {

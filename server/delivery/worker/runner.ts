@@ -3,8 +3,9 @@ import { makeWorkerUtils, type Runner, run, type Task, type WorkerEvents } from 
 import pg from 'pg';
 import { databaseUrl } from '../../db/client';
 import { logger } from '../../log';
-import { type AttemptJob, type AttemptQuery, runAttempt } from '../attempt';
-import { addAttemptJobsSql, DELIVER_TASK, ensureQueueSchema, quietLogger } from './queue';
+import { type AttemptJob, type AttemptStore, runAttempt } from '../attempt';
+import { workerAttemptStore } from './attempt-store';
+import { DELIVER_TASK, ensureQueueSchema, quietLogger } from './queue';
 import { ensureHeartbeatTable, startRecovery } from './recovery';
 
 /**
@@ -24,27 +25,10 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
 }
 
-/**
- * The attempt's statements on a plain `pg` pool: Prisma's per-query work was the largest share of
- * the worker's CPU, and named statements are parsed and planned once per connection.
- */
-function attemptQuery(pool: pg.Pool): AttemptQuery {
-  const names = new Map<string, string>();
-  return async <T>(sql: { text: string; values: unknown[] }) => {
-    let name = names.get(sql.text);
-    if (!name) {
-      name = `switchboard_attempt_${names.size + 1}`;
-      names.set(sql.text, name);
-    }
-    return (await pool.query({ name, text: sql.text, values: sql.values })).rows as T[];
-  };
-}
-
-function deliverTask(query: AttemptQuery): Task {
+function deliverTask(store: AttemptStore): Task {
+  // The store hands the next attempt's job over in the same statement that records this attempt.
   return async (payload) => {
-    const job = payload as AttemptJob;
-    // The next attempt's job is added in the same transaction that records this attempt.
-    await runAttempt(job, { query, scheduleRetry: (next, runAt) => addAttemptJobsSql([{ job: next, runAt }]) });
+    await runAttempt(payload as AttemptJob, { store });
   };
 }
 
@@ -83,7 +67,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     noHandleSignals: true,
     logger: quietLogger(),
     events,
-    taskList: { [DELIVER_TASK]: deliverTask(attemptQuery(attemptPool)) },
+    taskList: { [DELIVER_TASK]: deliverTask(workerAttemptStore(attemptPool)) },
     preset: {
       worker: {
         completeJobBatchDelay: 0,
