@@ -46,11 +46,11 @@ export async function ensureQueueSchema(connectionString: string): Promise<void>
 /** graphile-worker's log lines through the service's pino logger. */
 export function quietLogger(): Logger {
   return new Logger((scope) => (level, message, meta) => {
-    const log = logger().child({ component: 'graphile-worker', ...scope });
-    const fields = meta ?? {};
-    if (level === 'error') log.error(fields, message);
-    else if (level === 'warning') log.warn(fields, message);
-    else if (level === 'info') log.debug(fields, message);
-    else log.trace(fields, message);
+    const pinoLevel = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'debug' : 'trace';
+    // graphile-worker logs per job; skip building a child logger for lines that would be dropped.
+    if (!logger().isLevelEnabled(pinoLevel)) return;
+    logger()
+      .child({ component: 'graphile-worker', ...scope })
+      [pinoLevel](meta ?? {}, message);
   });
 }
