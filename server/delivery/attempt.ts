@@ -4,6 +4,7 @@ import { forTenant } from '../db/tenant-scope';
 import { newId } from '../lib/ids';
 import { logger } from '../log';
 import { signingSecrets } from '../webhooks/secrets';
+import { LOAD_DELIVERIES_SQL } from './load-deliveries-sql';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
 
@@ -102,15 +103,7 @@ function prismaStore(tenantId: string, scheduleRetry: AttemptHooks['scheduleRetr
   return {
     async load(job) {
       // Raw SQL on the hot path (measured ~2x faster than the relation query); the tenant filter is explicit.
-      const [delivery] = await db.$queryRaw<LoadedDelivery[]>`
-        select d.id, d.status::text as status, d.attempt_count as "attemptCount",
-          e.id as "eventId", e.type as "eventType", e.payload,
-          w.id as "endpointId", w.url, w.is_active as "isActive", w.secret_enc as "secretEnc",
-          w.previous_secret_enc as "previousSecretEnc", w.previous_secret_expires_at as "previousSecretExpiresAt"
-        from deliveries d
-        join events e on e.id = d.event_id and e.tenant_id = d.tenant_id
-        join webhook_endpoints w on w.id = d.endpoint_id and w.tenant_id = d.tenant_id
-        where d.id = ${job.deliveryId} and d.tenant_id = ${job.tenantId}::uuid`;
+      const [delivery] = await db.$queryRawUnsafe<LoadedDelivery[]>(LOAD_DELIVERIES_SQL, [job.deliveryId], [job.tenantId]);
       return delivery;
     },
     async record({ id, job, startedAt, result, status, nextAttemptAt, retry }) {

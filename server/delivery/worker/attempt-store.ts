@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { AttemptRecord, AttemptStore, LoadedDelivery } from '../attempt';
+import { LOAD_DELIVERIES_SQL } from '../load-deliveries-sql';
 import { jobSpecs } from './queue';
 
 /**
@@ -9,22 +10,6 @@ import { jobSpecs } from './queue';
  * connection). Each record keeps its own rules: the attempt row is unique per (delivery, number),
  * only a new row moves its still-pending delivery, and only a moved delivery gets its retry job.
  */
-// Each job's delivery is its own primary-key lookup (the `limit 1` keeps the subquery from being
-// merged into a join): a plain join of many ids took a statistics-dependent plan, measured at
-// 18 ms a call on the bench, where this stays a few index probes per job.
-const LOAD = `select x.*
-  from unnest($1::text[], $2::uuid[]) as j(id, tenant_id)
-  cross join lateral (
-    select d.id, d.tenant_id::text as "tenantId", d.status::text as status, d.attempt_count as "attemptCount",
-      e.id as "eventId", e.type as "eventType", e.payload,
-      w.id as "endpointId", w.url, w.is_active as "isActive", w.secret_enc as "secretEnc",
-      w.previous_secret_enc as "previousSecretEnc", w.previous_secret_expires_at as "previousSecretExpiresAt"
-    from deliveries d
-    join events e on e.id = d.event_id and e.tenant_id = d.tenant_id
-    join webhook_endpoints w on w.id = d.endpoint_id and w.tenant_id = d.tenant_id
-    where d.id = j.id and d.tenant_id = j.tenant_id
-    limit 1
-  ) as x`;
 
 const RECORD = `with input as (
     select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text, attempt_number int,
@@ -56,7 +41,7 @@ export function workerAttemptStore(pool: pg.Pool): AttemptStore {
   const load = batched<AttemptRecord['job'], LoadedDelivery | undefined>(async (jobs) => {
     const { rows } = await pool.query<LoadedDelivery & { tenantId: string }>({
       name: 'switchboard_attempt_load',
-      text: LOAD,
+      text: LOAD_DELIVERIES_SQL,
       values: [jobs.map((j) => j.deliveryId), jobs.map((j) => j.tenantId)],
     });
     return jobs.map((job) => rows.find((r) => r.id === job.deliveryId && r.tenantId === job.tenantId));
