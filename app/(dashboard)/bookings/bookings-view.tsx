@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
 import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../_components/feedback';
+import { StatusSelect } from '../../_components/status-select';
 import { useTRPC } from '../../_components/trpc';
 
 const FILTERS = ['all', 'pending', 'confirmed', 'completed', 'cancelled'] as const;
@@ -38,21 +39,7 @@ export function BookingsView() {
           <p className="muted">Appointments made by customers, your assistant or the API.</p>
         </div>
         <div className="row">
-          <label htmlFor="booking-filter" style={{ margin: 0 }}>
-            Status
-          </label>
-          <select
-            id="booking-filter"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value as Filter)}
-            style={{ width: 'auto' }}
-          >
-            {FILTERS.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
+          <StatusSelect id="booking-filter" value={filter} options={FILTERS} onChange={setFilter} />
         </div>
       </div>
       {flash}

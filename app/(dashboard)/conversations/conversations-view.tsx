@@ -4,6 +4,7 @@ import { useSession } from 'next-auth/react';
 import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
 import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../_components/feedback';
+import { StatusSelect } from '../../_components/status-select';
 import { useTRPC } from '../../_components/trpc';
 import { MessagesPanel } from './messages-panel';
 
@@ -139,21 +140,13 @@ export function ConversationsView() {
       <div className="page-head" style={{ marginTop: '1.5rem', marginBottom: '0.5rem' }}>
         <h2 style={{ margin: 0 }}>All conversations</h2>
         <div className="row">
-          <label htmlFor="conversation-filter" style={{ margin: 0 }}>
-            Status
-          </label>
-          <select
+          <StatusSelect
             id="conversation-filter"
             value={filter}
-            onChange={(e) => setFilter(e.target.value as Filter)}
-            style={{ width: 'auto' }}
-          >
-            {FILTERS.map((f) => (
-              <option key={f} value={f}>
-                {f.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
+            options={FILTERS}
+            onChange={setFilter}
+            format={(f) => f.replace('_', ' ')}
+          />
         </div>
       </div>
       {all.isPending ? (

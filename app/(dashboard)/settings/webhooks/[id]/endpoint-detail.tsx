@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { StatusBadge } from '../../../../_components/delivery-status';
 import { ErrorNote, formatTime, Loading, LoadMore } from '../../../../_components/feedback';
+import { StatusSelect } from '../../../../_components/status-select';
 import { useTRPC } from '../../../../_components/trpc';
 import { DeliveryPanel } from './delivery-panel';
 
@@ -52,16 +53,7 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
 
       <h2>Deliveries</h2>
       <div className="row" style={{ marginBottom: '0.75rem' }}>
-        <label htmlFor="status-filter" style={{ margin: 0 }}>
-          Status
-        </label>
-        <select id="status-filter" value={filter} onChange={(e) => setFilter(e.target.value as Filter)} style={{ width: 'auto' }}>
-          {FILTERS.map((f) => (
-            <option key={f} value={f}>
-              {f}
-            </option>
-          ))}
-        </select>
+        <StatusSelect id="status-filter" value={filter} options={FILTERS} onChange={setFilter} />
         {deliveries.isFetching && <span className="muted">Refreshing…</span>}
       </div>
       {deliveries.isPending ? (
