@@ -99,6 +99,17 @@ test('a failing receiver leaves a failed delivery in "Failed deliveries"; Resend
   await expect(page.getByTestId('delivery-panel').getByRole('heading', { name: /^Delivery/ })).toContainText('succeeded');
   await expect(page.getByRole('row').filter({ hasText: 'resend of' }).getByText('succeeded')).toBeVisible();
   expect(receiver.requests.length).toBe(4);
+
+  // The endpoint's deliveries filter by status: the failed original, or the succeeded resend.
+  const deliveryRows = page.getByRole('row').filter({ hasText: /dlv_/ });
+  await page.getByLabel('Status').selectOption('failed');
+  await expect(deliveryRows).toHaveCount(1);
+  await expect(deliveryRows).toContainText('failed');
+  await page.getByLabel('Status').selectOption('succeeded');
+  await expect(deliveryRows).toHaveCount(1);
+  await expect(deliveryRows).toContainText('resend of');
+  await page.getByLabel('Status').selectOption('all');
+  await expect(deliveryRows).toHaveCount(2);
 });
 
 test('edit events, disable and enable, rotate the secret and delete an endpoint', async ({ page }) => {
