@@ -99,7 +99,7 @@ async function dispatch(
   const { route } = hit.entry;
   const params: Record<string, string> = {};
   hit.entry.names.forEach((name, i) => {
-    params[name] = decodeURIComponent(hit.match[i + 1]);
+    params[name] = decodePathSegment(hit.match[i + 1]);
   });
 
   // Tenancy is checked before the credential (CONTRACT §2).
@@ -150,4 +150,13 @@ function parseBody(schema: AnyRoute['body'], rawBody: string, request: Request):
 function clientIp(request: Request): string {
   const forwarded = request.headers.get('x-forwarded-for');
   return forwarded?.split(',')[0]?.trim() || request.headers.get('x-real-ip') || 'unknown';
+}
+
+/** A malformed escape (`%E0%A4%A`) names no resource: 404, not a URIError turned 500. */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw Errors.notFound();
+  }
 }
