@@ -46,7 +46,7 @@ describe('npm run cli', () => {
     });
     expect(login.body.user).toMatchObject({ id: created.user_id, role: 'admin' });
 
-    const user = cli(
+    const agentArgs = [
       'user',
       'create',
       '--tenant',
@@ -55,10 +55,8 @@ describe('npm run cli', () => {
       'agent@acme.test',
       '--password',
       'agent password',
-      '--role',
-      'agent',
-      '--json',
-    );
+    ];
+    const user = cli(...agentArgs, '--role', 'agent', '--json');
     expect(user.code).toBe(0);
     const { user_id } = JSON.parse(user.stdout);
     const agentLogin = await api('POST', '/auth/login', {
@@ -67,19 +65,7 @@ describe('npm run cli', () => {
     });
     expect(agentLogin.body.user).toMatchObject({ id: user_id, role: 'agent' });
 
-    const again = cli(
-      'user',
-      'create',
-      '--tenant',
-      created.tenant_id,
-      '--email',
-      'agent@acme.test',
-      '--password',
-      'agent password',
-      '--role',
-      'agent',
-      '--json',
-    );
+    const again = cli(...agentArgs, '--role', 'agent', '--json');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already a member');
 
