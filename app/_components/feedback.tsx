@@ -26,6 +26,22 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
+/**
+ * The states every list of the dashboard goes through: loading, failed, empty, or its rows.
+ * `children` gets the rows, and runs only once they exist.
+ */
+export function QueryState<T>(props: {
+  query: { isPending: boolean; error: unknown };
+  rows: T[] | undefined;
+  empty: ReactNode;
+  children: (rows: T[]) => ReactNode;
+}) {
+  if (props.query.isPending) return <Loading />;
+  if (props.query.error) return <ErrorNote error={props.query.error} />;
+  if (!props.rows?.length) return props.empty;
+  return props.children(props.rows);
+}
+
 /** A short-lived success message, announced to screen readers. */
 export function useFlash(): [ReactNode, (message: string) => void] {
   const [message, setMessage] = useState<string | null>(null);

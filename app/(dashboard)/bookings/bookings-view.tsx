@@ -2,7 +2,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../_components/feedback';
+import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../_components/feedback';
 import { StatusSelect } from '../../_components/status-select';
 import { useTRPC } from '../../_components/trpc';
 
@@ -44,70 +44,70 @@ export function BookingsView() {
       </div>
       {flash}
       <ErrorNote error={confirm.error ?? complete.error ?? cancel.error} />
-      {bookings.isPending ? (
-        <Loading />
-      ) : bookings.error ? (
-        <ErrorNote error={bookings.error} />
-      ) : rows.length === 0 ? (
-        <p className="empty">No bookings{filter === 'all' ? '' : ` with status ${filter}`}.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Customer</th>
-              <th scope="col">Service</th>
-              <th scope="col">Starts</th>
-              <th scope="col">Ends</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((b) => (
-              <tr key={b.id} data-testid={`booking-${b.id}`}>
-                <td>
-                  {b.customer.name}
-                  <div className="muted">{b.customer.email ?? b.customer.phone ?? ''}</div>
-                </td>
-                <td>{b.service ?? <span className="muted">—</span>}</td>
-                <td>{formatTime(b.start_at)}</td>
-                <td>{formatTime(b.end_at)}</td>
-                <td>
-                  <StatusBadge status={b.status} />
-                  {b.cancellation_reason && <div className="muted">{b.cancellation_reason}</div>}
-                </td>
-                <td className="actions">
-                  {b.status === 'pending' && (
-                    <button type="button" className="small" disabled={busy} onClick={() => confirm.mutate({ id: b.id })}>
-                      Confirm
-                    </button>
-                  )}
-                  {b.status === 'confirmed' && (
-                    <button type="button" className="small" disabled={busy} onClick={() => complete.mutate({ id: b.id })}>
-                      Complete
-                    </button>
-                  )}
-                  {(b.status === 'pending' || b.status === 'confirmed') && (
-                    <button
-                      type="button"
-                      className="small danger"
-                      disabled={busy}
-                      onClick={() => {
-                        const reason = window.prompt(`Cancel the booking for ${b.customer.name}? Reason (optional):`, '');
-                        if (reason !== null) cancel.mutate({ id: b.id, reason: reason.trim() || null });
-                      }}
-                    >
-                      Cancel
-                    </button>
-                  )}
-                </td>
+      <QueryState
+        query={bookings}
+        rows={rows}
+        empty={<p className="empty">No bookings{filter === 'all' ? '' : ` with status ${filter}`}.</p>}
+      >
+        {() => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Customer</th>
+                <th scope="col">Service</th>
+                <th scope="col">Starts</th>
+                <th scope="col">Ends</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {rows.map((b) => (
+                <tr key={b.id} data-testid={`booking-${b.id}`}>
+                  <td>
+                    {b.customer.name}
+                    <div className="muted">{b.customer.email ?? b.customer.phone ?? ''}</div>
+                  </td>
+                  <td>{b.service ?? <span className="muted">—</span>}</td>
+                  <td>{formatTime(b.start_at)}</td>
+                  <td>{formatTime(b.end_at)}</td>
+                  <td>
+                    <StatusBadge status={b.status} />
+                    {b.cancellation_reason && <div className="muted">{b.cancellation_reason}</div>}
+                  </td>
+                  <td className="actions">
+                    {b.status === 'pending' && (
+                      <button type="button" className="small" disabled={busy} onClick={() => confirm.mutate({ id: b.id })}>
+                        Confirm
+                      </button>
+                    )}
+                    {b.status === 'confirmed' && (
+                      <button type="button" className="small" disabled={busy} onClick={() => complete.mutate({ id: b.id })}>
+                        Complete
+                      </button>
+                    )}
+                    {(b.status === 'pending' || b.status === 'confirmed') && (
+                      <button
+                        type="button"
+                        className="small danger"
+                        disabled={busy}
+                        onClick={() => {
+                          const reason = window.prompt(`Cancel the booking for ${b.customer.name}? Reason (optional):`, '');
+                          if (reason !== null) cancel.mutate({ id: b.id, reason: reason.trim() || null });
+                        }}
+                      >
+                        Cancel
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
       <LoadMore
         hasMore={bookings.hasNextPage}
         loading={bookings.isFetchingNextPage}

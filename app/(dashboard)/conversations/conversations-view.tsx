@@ -3,7 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useSession } from 'next-auth/react';
 import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../_components/feedback';
+import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../_components/feedback';
 import { StatusSelect } from '../../_components/status-select';
 import { useTRPC } from '../../_components/trpc';
 import { MessagesPanel } from './messages-panel';
@@ -127,15 +127,9 @@ export function ConversationsView() {
       <ErrorNote error={assign.error ?? resolve.error} />
 
       <h2>Hand-off queue {queue.data && <span className="badge badge-pending_human">{queue.data.data.length}</span>}</h2>
-      {queue.isPending ? (
-        <Loading />
-      ) : queue.error ? (
-        <ErrorNote error={queue.error} />
-      ) : queue.data.data.length === 0 ? (
-        <p className="empty">Nobody is waiting for a person.</p>
-      ) : (
-        table(queue.data.data, 'Hand-off queue')
-      )}
+      <QueryState query={queue} rows={queue.data?.data} empty={<p className="empty">Nobody is waiting for a person.</p>}>
+        {(items) => table(items, 'Hand-off queue')}
+      </QueryState>
 
       <div className="page-head" style={{ marginTop: '1.5rem', marginBottom: '0.5rem' }}>
         <h2 style={{ margin: 0 }}>All conversations</h2>
@@ -149,15 +143,13 @@ export function ConversationsView() {
           />
         </div>
       </div>
-      {all.isPending ? (
-        <Loading />
-      ) : all.error ? (
-        <ErrorNote error={all.error} />
-      ) : allRows.length === 0 ? (
-        <p className="empty">No conversations{filter === 'all' ? '' : ` with status ${filter.replace('_', ' ')}`}.</p>
-      ) : (
-        table(allRows, 'All conversations')
-      )}
+      <QueryState
+        query={all}
+        rows={allRows}
+        empty={<p className="empty">No conversations{filter === 'all' ? '' : ` with status ${filter.replace('_', ' ')}`}.</p>}
+      >
+        {() => table(allRows, 'All conversations')}
+      </QueryState>
       <LoadMore hasMore={all.hasNextPage} loading={all.isFetchingNextPage} onLoad={() => void all.fetchNextPage()} />
       {open && <MessagesPanel id={open} />}
     </>

@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { ErrorNote, formatTime, Loading } from '../../_components/feedback';
+import { formatTime, QueryState } from '../../_components/feedback';
 import { useTRPC } from '../../_components/trpc';
 
 /** The latest messages of one conversation, oldest at the top. */
@@ -10,33 +10,29 @@ export function MessagesPanel({ id }: { id: string }) {
   return (
     <section className="panel" style={{ marginTop: '1rem' }} aria-label="Messages">
       <h2 style={{ marginTop: 0 }}>Messages</h2>
-      {messages.isPending ? (
-        <Loading />
-      ) : messages.error ? (
-        <ErrorNote error={messages.error} />
-      ) : messages.data.data.length === 0 ? (
-        <p className="muted">No messages yet.</p>
-      ) : (
-        <ol style={{ listStyle: 'none', padding: 0, margin: 0, display: 'flex', flexDirection: 'column', gap: '0.5rem' }}>
-          {[...messages.data.data].reverse().map((m) => (
-            <li
-              key={m.id}
-              style={{
-                alignSelf: m.direction === 'outbound' ? 'flex-end' : 'flex-start',
-                maxWidth: '70%',
-                background: m.direction === 'outbound' ? '#e8eefe' : '#f0f2f5',
-                borderRadius: 8,
-                padding: '0.4rem 0.7rem',
-              }}
-            >
-              <div>{m.text}</div>
-              <div className="muted" style={{ fontSize: '0.78rem' }}>
-                {m.direction} · {m.status} · {formatTime(m.created_at)}
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
+      <QueryState query={messages} rows={messages.data?.data} empty={<p className="muted">No messages yet.</p>}>
+        {(items) => (
+          <ol style={{ listStyle: 'none', padding: 0, margin: 0, display: 'flex', flexDirection: 'column', gap: '0.5rem' }}>
+            {[...items].reverse().map((m) => (
+              <li
+                key={m.id}
+                style={{
+                  alignSelf: m.direction === 'outbound' ? 'flex-end' : 'flex-start',
+                  maxWidth: '70%',
+                  background: m.direction === 'outbound' ? '#e8eefe' : '#f0f2f5',
+                  borderRadius: 8,
+                  padding: '0.4rem 0.7rem',
+                }}
+              >
+                <div>{m.text}</div>
+                <div className="muted" style={{ fontSize: '0.78rem' }}>
+                  {m.direction} · {m.status} · {formatTime(m.created_at)}
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+      </QueryState>
     </section>
   );
 }

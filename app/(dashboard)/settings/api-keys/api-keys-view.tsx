@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ErrorNote, formatTime, Loading, SecretOnce, useFlash } from '../../../_components/feedback';
+import { ErrorNote, formatTime, QueryState, SecretOnce, useFlash } from '../../../_components/feedback';
 import { useTRPC } from '../../../_components/trpc';
 
 export function ApiKeysView() {
@@ -70,68 +70,64 @@ export function ApiKeysView() {
       </form>
       <ErrorNote error={create.error ?? rotate.error ?? revoke.error} />
 
-      {keys.isPending ? (
-        <Loading />
-      ) : keys.error ? (
-        <ErrorNote error={keys.error} />
-      ) : keys.data.data.length === 0 ? (
-        <p className="empty">No API keys yet.</p>
-      ) : (
-        <table>
-          <caption className="muted" style={{ textAlign: 'left', padding: '0.5rem 0' }}>
-            Usable keys
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.data.map((key) => (
-              <tr key={key.id} data-testid={`api-key-${key.prefix}`}>
-                <td>{key.name}</td>
-                <td>
-                  <code>{key.prefix}</code>
-                </td>
-                <td>{formatTime(key.created_at)}</td>
-                <td>{key.last_used_at ? formatTime(key.last_used_at) : <span className="muted">never</span>}</td>
-                <td>
-                  {key.revokes_at ? (
-                    <span className="badge badge-pending">stops {formatTime(key.revokes_at)}</span>
-                  ) : (
-                    formatTime(key.expires_at)
-                  )}
-                </td>
-                <td className="actions">
-                  <RotateControl
-                    disabled={rotate.isPending || Boolean(key.revokes_at)}
-                    onRotate={(grace) => rotate.mutate({ id: key.id, grace_seconds: grace })}
-                  />
-                  <button
-                    type="button"
-                    className="small danger"
-                    disabled={revoke.isPending}
-                    onClick={() => {
-                      if (window.confirm(`Revoke “${key.name}” (${key.prefix})? Calls using it fail at once.`)) {
-                        revoke.mutate({ id: key.id });
-                      }
-                    }}
-                  >
-                    Revoke
-                  </button>
-                </td>
+      <QueryState query={keys} rows={keys.data?.data} empty={<p className="empty">No API keys yet.</p>}>
+        {(items) => (
+          <table>
+            <caption className="muted" style={{ textAlign: 'left', padding: '0.5rem 0' }}>
+              Usable keys
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {items.map((key) => (
+                <tr key={key.id} data-testid={`api-key-${key.prefix}`}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code>{key.prefix}</code>
+                  </td>
+                  <td>{formatTime(key.created_at)}</td>
+                  <td>{key.last_used_at ? formatTime(key.last_used_at) : <span className="muted">never</span>}</td>
+                  <td>
+                    {key.revokes_at ? (
+                      <span className="badge badge-pending">stops {formatTime(key.revokes_at)}</span>
+                    ) : (
+                      formatTime(key.expires_at)
+                    )}
+                  </td>
+                  <td className="actions">
+                    <RotateControl
+                      disabled={rotate.isPending || Boolean(key.revokes_at)}
+                      onRotate={(grace) => rotate.mutate({ id: key.id, grace_seconds: grace })}
+                    />
+                    <button
+                      type="button"
+                      className="small danger"
+                      disabled={revoke.isPending}
+                      onClick={() => {
+                        if (window.confirm(`Revoke “${key.name}” (${key.prefix})? Calls using it fail at once.`)) {
+                          revoke.mutate({ id: key.id });
+                        }
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
     </>
   );
 }

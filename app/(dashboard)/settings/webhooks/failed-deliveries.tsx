@@ -2,7 +2,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { StatusBadge } from '../../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, LoadMore, useFlash } from '../../../_components/feedback';
+import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../../_components/feedback';
 import { useTRPC } from '../../../_components/trpc';
 
 /** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
@@ -31,51 +31,52 @@ export function FailedDeliveries() {
     <>
       {flash}
       <ErrorNote error={resend.error} />
-      {failed.isPending ? (
-        <Loading />
-      ) : failed.error ? (
-        <ErrorNote error={failed.error} />
-      ) : rows.length === 0 ? (
-        <p className="empty">No failed deliveries.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Delivery</th>
-              <th scope="col">Event</th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last attempt</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id} data-testid={`failed-${d.id}`}>
-                <td>
-                  <Link href={`/settings/webhooks/${d.endpoint_id}?delivery=${d.id}`}>
-                    <code>{d.id}</code>
-                  </Link>{' '}
-                  <StatusBadge status={d.status} />
-                </td>
-                <td>
-                  <code>{d.event_type}</code>
-                </td>
-                <td>{urlOf(d.endpoint_id)}</td>
-                <td>{d.attempt_count}</td>
-                <td>{formatTime(d.last_attempt_at)}</td>
-                <td className="actions">
-                  <button type="button" className="small" disabled={resend.isPending} onClick={() => resend.mutate({ id: d.id })}>
-                    Resend
-                  </button>
-                </td>
+      <QueryState query={failed} rows={rows} empty={<p className="empty">No failed deliveries.</p>}>
+        {() => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Delivery</th>
+                <th scope="col">Event</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last attempt</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.id} data-testid={`failed-${d.id}`}>
+                  <td>
+                    <Link href={`/settings/webhooks/${d.endpoint_id}?delivery=${d.id}`}>
+                      <code>{d.id}</code>
+                    </Link>{' '}
+                    <StatusBadge status={d.status} />
+                  </td>
+                  <td>
+                    <code>{d.event_type}</code>
+                  </td>
+                  <td>{urlOf(d.endpoint_id)}</td>
+                  <td>{d.attempt_count}</td>
+                  <td>{formatTime(d.last_attempt_at)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="small"
+                      disabled={resend.isPending}
+                      onClick={() => resend.mutate({ id: d.id })}
+                    >
+                      Resend
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
       <LoadMore hasMore={failed.hasNextPage} loading={failed.isFetchingNextPage} onLoad={() => void failed.fetchNextPage()} />
     </>
   );

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { ErrorNote, Loading, SecretOnce, useFlash } from '../../../_components/feedback';
+import { ErrorNote, QueryState, SecretOnce, useFlash } from '../../../_components/feedback';
 import { useTRPC } from '../../../_components/trpc';
 import { EndpointForm } from './endpoint-form';
 import { FailedDeliveries } from './failed-deliveries';
@@ -147,98 +147,98 @@ function Endpoints() {
       )}
       <ErrorNote error={actionError} />
 
-      {endpoints.isPending ? (
-        <Loading />
-      ) : endpoints.error ? (
-        <ErrorNote error={endpoints.error} />
-      ) : endpoints.data.data.length === 0 ? (
-        <p className="empty">No endpoints yet. Add one to receive events.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Events</th>
-              <th scope="col">State</th>
-              <th scope="col">Success (24 h)</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {endpoints.data.data.map((e) => (
-              <tr key={e.id} data-testid={`endpoint-${e.id}`}>
-                <td>
-                  <Link href={`/settings/webhooks/${e.id}`}>{e.url}</Link>
-                  {e.description && <div className="muted">{e.description}</div>}
-                </td>
-                <td>
-                  <code>{e.events.join(', ')}</code>
-                </td>
-                <td>
-                  <span className={`badge ${e.is_active ? 'badge-active' : 'badge-disabled'}`}>
-                    {e.is_active ? 'active' : 'disabled'}
-                  </span>
-                </td>
-                <td>
-                  {e.recent_success_rate === null ? (
-                    <span className="muted">no attempts</span>
-                  ) : (
-                    `${Math.round(e.recent_success_rate * 100)}% of ${e.recent_attempts}`
-                  )}
-                </td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="small"
-                    disabled={sendTest.isPending || !e.is_active}
-                    title={e.is_active ? undefined : 'Enable the endpoint to send a test event'}
-                    onClick={() => sendTest.mutate({ id: e.id })}
-                  >
-                    Send test
-                  </button>
-                  <button type="button" className="small secondary" onClick={() => setEditing(e.id)}>
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="small secondary"
-                    disabled={update.isPending}
-                    onClick={() => update.mutate({ id: e.id, is_active: !e.is_active })}
-                  >
-                    {e.is_active ? 'Disable' : 'Enable'}
-                  </button>
-                  <button
-                    type="button"
-                    className="small secondary"
-                    disabled={rotate.isPending}
-                    onClick={() => {
-                      if (window.confirm('Rotate the signing secret? The old secret keeps signing for 24 hours.')) {
-                        rotate.mutate({ id: e.id });
-                      }
-                    }}
-                  >
-                    Rotate secret
-                  </button>
-                  <button
-                    type="button"
-                    className="small danger"
-                    disabled={remove.isPending}
-                    onClick={() => {
-                      if (window.confirm(`Delete the endpoint ${e.url}? It stops receiving events at once.`)) {
-                        remove.mutate({ id: e.id });
-                      }
-                    }}
-                  >
-                    Delete
-                  </button>
-                </td>
+      <QueryState
+        query={endpoints}
+        rows={endpoints.data?.data}
+        empty={<p className="empty">No endpoints yet. Add one to receive events.</p>}
+      >
+        {(items) => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Events</th>
+                <th scope="col">State</th>
+                <th scope="col">Success (24 h)</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {items.map((e) => (
+                <tr key={e.id} data-testid={`endpoint-${e.id}`}>
+                  <td>
+                    <Link href={`/settings/webhooks/${e.id}`}>{e.url}</Link>
+                    {e.description && <div className="muted">{e.description}</div>}
+                  </td>
+                  <td>
+                    <code>{e.events.join(', ')}</code>
+                  </td>
+                  <td>
+                    <span className={`badge ${e.is_active ? 'badge-active' : 'badge-disabled'}`}>
+                      {e.is_active ? 'active' : 'disabled'}
+                    </span>
+                  </td>
+                  <td>
+                    {e.recent_success_rate === null ? (
+                      <span className="muted">no attempts</span>
+                    ) : (
+                      `${Math.round(e.recent_success_rate * 100)}% of ${e.recent_attempts}`
+                    )}
+                  </td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="small"
+                      disabled={sendTest.isPending || !e.is_active}
+                      title={e.is_active ? undefined : 'Enable the endpoint to send a test event'}
+                      onClick={() => sendTest.mutate({ id: e.id })}
+                    >
+                      Send test
+                    </button>
+                    <button type="button" className="small secondary" onClick={() => setEditing(e.id)}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="small secondary"
+                      disabled={update.isPending}
+                      onClick={() => update.mutate({ id: e.id, is_active: !e.is_active })}
+                    >
+                      {e.is_active ? 'Disable' : 'Enable'}
+                    </button>
+                    <button
+                      type="button"
+                      className="small secondary"
+                      disabled={rotate.isPending}
+                      onClick={() => {
+                        if (window.confirm('Rotate the signing secret? The old secret keeps signing for 24 hours.')) {
+                          rotate.mutate({ id: e.id });
+                        }
+                      }}
+                    >
+                      Rotate secret
+                    </button>
+                    <button
+                      type="button"
+                      className="small danger"
+                      disabled={remove.isPending}
+                      onClick={() => {
+                        if (window.confirm(`Delete the endpoint ${e.url}? It stops receiving events at once.`)) {
+                          remove.mutate({ id: e.id });
+                        }
+                      }}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
     </>
   );
 }

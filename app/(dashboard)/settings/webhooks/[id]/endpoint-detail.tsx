@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { StatusBadge } from '../../../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, LoadMore } from '../../../../_components/feedback';
+import { ErrorNote, formatTime, Loading, LoadMore, QueryState } from '../../../../_components/feedback';
 import { StatusSelect } from '../../../../_components/status-select';
 import { useTRPC } from '../../../../_components/trpc';
 import { DeliveryPanel } from './delivery-panel';
@@ -56,56 +56,56 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
         <StatusSelect id="status-filter" value={filter} options={FILTERS} onChange={setFilter} />
         {deliveries.isFetching && <span className="muted">Refreshing…</span>}
       </div>
-      {deliveries.isPending ? (
-        <Loading />
-      ) : deliveries.error ? (
-        <ErrorNote error={deliveries.error} />
-      ) : rows.length === 0 ? (
-        <p className="empty">No {filter === 'all' ? '' : `${filter} `}deliveries yet.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Delivery</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="visually-hidden">Details</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id} data-testid={`delivery-${d.id}`} aria-selected={selected === d.id}>
-                <td>
-                  <code>{d.id}</code>
-                  {d.resend_of_id && <div className="muted">resend of {d.resend_of_id}</div>}
-                </td>
-                <td>
-                  <code>{d.event_type}</code>
-                </td>
-                <td>
-                  <StatusBadge status={d.status} />
-                </td>
-                <td>{d.attempt_count}</td>
-                <td>{formatTime(d.created_at)}</td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="small secondary"
-                    aria-expanded={selected === d.id}
-                    onClick={() => setSelected(selected === d.id ? null : d.id)}
-                  >
-                    {selected === d.id ? 'Hide' : 'Details'}
-                  </button>
-                </td>
+      <QueryState
+        query={deliveries}
+        rows={rows}
+        empty={<p className="empty">No {filter === 'all' ? '' : `${filter} `}deliveries yet.</p>}
+      >
+        {() => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Delivery</th>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Details</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.id} data-testid={`delivery-${d.id}`} aria-selected={selected === d.id}>
+                  <td>
+                    <code>{d.id}</code>
+                    {d.resend_of_id && <div className="muted">resend of {d.resend_of_id}</div>}
+                  </td>
+                  <td>
+                    <code>{d.event_type}</code>
+                  </td>
+                  <td>
+                    <StatusBadge status={d.status} />
+                  </td>
+                  <td>{d.attempt_count}</td>
+                  <td>{formatTime(d.created_at)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="small secondary"
+                      aria-expanded={selected === d.id}
+                      onClick={() => setSelected(selected === d.id ? null : d.id)}
+                    >
+                      {selected === d.id ? 'Hide' : 'Details'}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
       <LoadMore
         hasMore={deliveries.hasNextPage}
         loading={deliveries.isFetchingNextPage}
