@@ -115,10 +115,8 @@ async function dispatch(
   };
 
   if (route.auth === 'public') {
-    const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);
-    const body = route.rawBody ? undefined : parseBody(route.body, rawBody, request);
-    const query = route.query ? validate(route.query, Object.fromEntries(url.searchParams)) : undefined;
-    return route.handler({ ...base, body, query, params, rawBody });
+    const input = await readInput(route, request, url, Boolean(route.rawBody));
+    return route.handler({ ...base, ...input, params });
   }
 
   const principal = await authenticate(request.headers.get('authorization'));
@@ -128,9 +126,7 @@ async function dispatch(
   await assertWithinApiRateLimit(principal);
   requireRole(principal, route.role);
 
-  const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);
-  const body = parseBody(route.body, rawBody, request);
-  const query = route.query ? validate(route.query, Object.fromEntries(url.searchParams)) : undefined;
+  const { rawBody, body, query } = await readInput(route, request, url, false);
   const db = forTenant(tenantId);
   const run = () => route.handler({ ...base, tenantId, principal, db, body, query, params });
 
@@ -141,10 +137,17 @@ async function dispatch(
   return run();
 }
 
-function parseBody(schema: AnyRoute['body'], rawBody: string, request: Request): unknown {
-  const parsed = parseJsonBody(rawBody, request.headers.get('content-type'));
-  if (!schema) return undefined;
-  return validate(schema, parsed ?? {});
+/** Body (413/415/400/422) and query (422) of a request; `keepRaw` leaves the body unparsed for signature checks. */
+async function readInput(route: AnyRoute, request: Request, url: URL, keepRaw: boolean) {
+  const method = request.method.toUpperCase();
+  const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);
+  let body: unknown;
+  if (!keepRaw) {
+    const parsed = parseJsonBody(rawBody, request.headers.get('content-type'));
+    body = route.body ? validate(route.body, parsed ?? {}) : undefined;
+  }
+  const query = route.query ? validate(route.query, Object.fromEntries(url.searchParams)) : undefined;
+  return { rawBody, body, query };
 }
 
 function clientIp(request: Request): string {
