@@ -163,6 +163,17 @@ describe('login, refresh and logout', () => {
     );
   });
 
+  it('answers token_expired once the family is 30 days old', async () => {
+    const session = (await login(a.adminEmail, a.adminPassword)).body;
+    const { db } = await import('../server/db/client');
+    const { sha256Hex } = await import('../server/security/hashing');
+    await db().refreshToken.update({
+      where: { tokenHash: sha256Hex(session.refresh_token) },
+      data: { familyExpiresAt: new Date(Date.now() - 1000) },
+    });
+    expectProblem(await api()('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }), 401, 'token_expired');
+  });
+
   it('refuses a refresh with another tenant in the header', async () => {
     const session = (await login(a.adminEmail, a.adminPassword)).body;
     const res = await api()('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token }, tenantId: b.tenantId });
