@@ -80,8 +80,6 @@ export async function run(): Promise<void> {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       DELIVERY_ENGINE: 'worker',
       LOG_LEVEL: 'silent',
-      // Producers and the worker's attempts share the Prisma pool; the default 10 would queue them behind each other.
-      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '30',
     });
     const { applyMigrations } = await import('../server/db/migrate');
     await applyMigrations(url.toString());

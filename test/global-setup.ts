@@ -5,7 +5,6 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureEmbeddedDatabase } from '../server/db/embedded';
 import { applyMigrations } from '../server/db/migrate';
-import { ensureQueueSchema } from '../server/delivery/worker/queue';
 
 /**
  * One throw-away embedded PostgreSQL for the whole run, with the migrations applied once to a
@@ -32,8 +31,6 @@ export default async function setup(project: TestProject) {
   const template = new URL(embedded.url);
   template.pathname = '/switchboard_template';
   await applyMigrations(template.toString());
-  // The worker engine's job queue lives in the same database (outbox jobs are added in-transaction).
-  await ensureQueueSchema(template.toString());
   project.provide('pgAdminUrl', admin.toString());
 
   return async () => {

@@ -7,9 +7,10 @@ import { createTestTenant, type TestTenant } from './helpers';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';
 
 // The worker runs in a child process group that is SIGKILLed in the middle of an attempt. After a
-// restart the delivery must resume on its own (graphile-worker alone would keep the dead worker's
-// lock for 4 h) and complete, with at most the interrupted attempt sent twice.
+// restart the delivery must resume on its own once the dead process's claim lapses (2 x (deadline
+// + 10 s): 30 s with this 5 s deadline) and complete, with at most the interrupted attempt sent twice.
 const WAITS = '200ms,200ms,200ms';
+const TIMEOUT_MS = '5000';
 let tenant: TestTenant;
 let hook: Receiver;
 const children: ChildProcess[] = [];
@@ -18,7 +19,7 @@ function startWorkerProcess(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/worker-process.ts'], {
     detached: true, // its own process group, killed as a whole
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, WEBHOOK_RETRY_WAITS: WAITS, DELIVERY_ENGINE: 'worker' },
+    env: { ...process.env, WEBHOOK_RETRY_WAITS: WAITS, WEBHOOK_TIMEOUT_MS: TIMEOUT_MS, DELIVERY_ENGINE: 'worker' },
   });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -62,6 +63,7 @@ describe('crash recovery of the worker engine', () => {
 
     const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1 });
+    expect(delivery.lockedUntil).not.toBeNull(); // still claimed by the dead process
 
     await startWorkerProcess();
     const done = await eventually(

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../server/config/settings';
 import { forTenant } from '../server/db/tenant-scope';
 import { maxAttempts, runAttempt } from '../server/delivery/attempt';
-import { addAttemptJobsSql } from '../server/delivery/worker/queue';
 import { recordEvent } from '../server/events/record';
 import { createEndpoint } from '../server/webhooks';
 import { createTestTenant, type TestTenant } from './helpers';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
 // The default schedule (WEBHOOK_RETRY_WAITS unset): 1 s, 5 s, 25 s, 125 s, 625 s, six attempts in all.
-// The attempts are driven directly rather than waited for; the queue's own run_at is checked too.
+// The attempts are driven directly rather than waited for; the delivery's next_attempt_at (the
+// worker engine's schedule) is checked too.
 let tenant: TestTenant;
 let hook: Receiver;
 
@@ -35,32 +35,16 @@ describe('default retry schedule', () => {
     const waits: number[] = [];
     for (let attempt = 1; attempt <= 6; attempt++) {
       const before = Date.now();
-      let scheduled: Date | undefined;
-      const outcome = await runAttempt(
-        { tenantId: tenant.tenantId, deliveryId: delivery.id, attempt },
-        {
-          scheduleRetry: (next, runAt) => {
-            expect(next.attempt).toBe(attempt + 1);
-            scheduled = runAt;
-            return addAttemptJobsSql([{ job: next, runAt }]);
-          },
-        },
-      );
+      const outcome = await runAttempt({ tenantId: tenant.tenantId, deliveryId: delivery.id, attempt });
+      const row = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
       if (attempt < 6) {
         expect(outcome).toMatchObject({ kind: 'retry', nextAttempt: attempt + 1 });
-        const wait = (scheduled as Date).getTime() - before;
-        waits.push(Math.round(wait / 1000));
-        // The job for the next attempt is in the queue, due at the same time.
-        const job = await db.$queryRaw<{ run_at: Date }[]>`
-          select j.run_at from graphile_worker._private_jobs j
-          join graphile_worker._private_tasks t on t.id = j.task_id
-          where t.identifier = 'switchboard.deliver' and j.payload->>'deliveryId' = ${delivery.id}
-            and (j.payload->>'attempt')::int = ${attempt + 1}`;
-        expect(job).toHaveLength(1);
-        expect(job[0].run_at.getTime()).toBe((scheduled as Date).getTime());
+        // The worker claims the delivery again when next_attempt_at comes.
+        expect(row).toMatchObject({ status: 'pending', attemptCount: attempt });
+        waits.push(Math.round(((row.nextAttemptAt as Date).getTime() - before) / 1000));
       } else {
         expect(outcome).toEqual({ kind: 'failed', attempt: 6 });
-        expect(scheduled).toBeUndefined();
+        expect(row.nextAttemptAt).toBeNull();
       }
     }
     expect(waits).toEqual([1, 5, 25, 125, 625]);
@@ -68,7 +52,7 @@ describe('default retry schedule', () => {
     const final = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(final).toMatchObject({ status: 'failed', attemptCount: 6, nextAttemptAt: null });
 
-    // A re-run of an attempt already recorded (a job replayed after a crash) sends nothing.
+    // A re-run of an attempt already recorded (a lapsed claim taken again after a crash) sends nothing.
     expect(await runAttempt({ tenantId: tenant.tenantId, deliveryId: delivery.id, attempt: 6 })).toMatchObject({
       kind: 'skipped',
     });
@@ -81,16 +65,11 @@ describe('default retry schedule', () => {
     await db.$transaction((tx) => recordEvent(tx, { tenantId: tenant.tenantId, type: 'payment.created', object: { id: 'p' } }));
     const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     const job = { tenantId: tenant.tenantId, deliveryId: delivery.id, attempt: 1 };
-    const hooks = { scheduleRetry: (next: typeof job, runAt: Date) => addAttemptJobsSql([{ job: next, runAt }]) };
-    // Two runs of the same job at once (a job replayed while the first run still works): both may send,
-    // only one is recorded and only one next attempt is queued.
-    const outcomes = await Promise.all([runAttempt(job, hooks), runAttempt(job, hooks)]);
+    // Two runs of the same attempt at once (a lapsed claim taken while the first run still works):
+    // both may send, only one is recorded and only one next attempt is scheduled.
+    const outcomes = await Promise.all([runAttempt(job), runAttempt(job)]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(['retry', 'skipped']);
     expect(await db.deliveryAttempt.count({ where: { deliveryId: delivery.id } })).toBe(1);
-    const jobs = await db.$queryRaw<{ n: number }[]>`
-      select count(*)::int as n from graphile_worker._private_jobs
-      where payload->>'deliveryId' = ${delivery.id} and (payload->>'attempt')::int = 2`;
-    expect(jobs[0].n).toBe(1);
     expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
       attemptCount: 1,
       status: 'pending',

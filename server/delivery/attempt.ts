@@ -1,18 +1,17 @@
 import { settings } from '../config/settings';
-import { Prisma } from '../db/generated/client';
 import { forTenant } from '../db/tenant-scope';
 import { newId } from '../lib/ids';
 import { logger } from '../log';
 import { signingSecrets } from '../webhooks/secrets';
-import { LOAD_DELIVERIES_SQL } from './load-deliveries-sql';
+import { LOAD_DELIVERY_SQL } from './delivery-sql';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
 
 /**
  * One delivery attempt, written once and run by both engines: load the delivery, refuse if the
  * endpoint is inactive now, sign afresh, POST, and record the attempt and the delivery's new
- * state in one transaction (with the engine's retry hand-over, when it has one, in the same
- * transaction). Duplicate runs of the same attempt (a job re-run after a crash) record nothing.
+ * state (with `next_attempt_at`, the worker engine's schedule for the retry) in one statement.
+ * Duplicate runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
  */
 export interface AttemptJob {
   tenantId: string;
@@ -29,14 +28,9 @@ export type AttemptOutcome =
 
 export interface AttemptHooks {
   /**
-   * SQL (a SELECT) that hands the next attempt, due at `runAt`, to the engine. It runs inside the
-   * statement that records this attempt, so the retry exists exactly when the attempt is recorded.
-   */
-  scheduleRetry?: (next: AttemptJob, runAt: Date) => Prisma.Sql;
-  /**
    * Where the attempt is loaded from and recorded to. Without it, one statement each through
-   * Prisma (with `scheduleRetry`); the worker passes a store that combines the statements of its
-   * concurrent attempts (worker/attempt-store.ts). Both keep the rules of `AttemptStore`.
+   * Prisma; the worker passes the row its claim already read and a store that combines the records
+   * of its concurrent attempts (worker/attempt-store.ts). Both keep the rules of `AttemptStore`.
    */
   store?: AttemptStore;
 }
@@ -64,9 +58,8 @@ export interface AttemptRecord {
   startedAt: Date;
   result: SendOutcome;
   status: 'succeeded' | 'failed' | 'pending';
+  /** When the next attempt is due (the delivery stays pending), or null when this one was the last. */
   nextAttemptAt: Date | null;
-  /** The next attempt, when one is due; the engine's hand-over of it commits with this record. */
-  retry: { job: AttemptJob; runAt: Date } | null;
 }
 
 export interface AttemptStore {
@@ -74,8 +67,8 @@ export interface AttemptStore {
   load(job: AttemptJob): Promise<LoadedDelivery | undefined>;
   /**
    * Atomically: inserts the attempt row (unique per delivery and number) and, only if it was new,
-   * moves the still-pending delivery to its new state and hands over the retry. Resolves to
-   * whether the delivery moved (false: a duplicate run, which records and queues nothing).
+   * moves the still-pending delivery to its new state and ends the worker's claim on it. Resolves
+   * to whether the delivery moved (false: a duplicate run, which records and schedules nothing).
    */
   record(record: AttemptRecord): Promise<boolean>;
 }
@@ -98,19 +91,18 @@ export function envelopeBody(payload: unknown): string {
 }
 
 /** One statement each through Prisma: the store of the Inngest engine and of direct calls. */
-function prismaStore(tenantId: string, scheduleRetry: AttemptHooks['scheduleRetry']): AttemptStore {
+function prismaStore(tenantId: string): AttemptStore {
   const db = forTenant(tenantId);
   return {
     async load(job) {
       // Raw SQL on the hot path (measured ~2x faster than the relation query); the tenant filter is explicit.
-      const [delivery] = await db.$queryRawUnsafe<LoadedDelivery[]>(LOAD_DELIVERIES_SQL, [job.deliveryId], [job.tenantId]);
+      const [delivery] = await db.$queryRawUnsafe<LoadedDelivery[]>(LOAD_DELIVERY_SQL, job.deliveryId, job.tenantId);
       return delivery;
     },
-    async record({ id, job, startedAt, result, status, nextAttemptAt, retry }) {
+    async record({ id, job, startedAt, result, status, nextAttemptAt }) {
       // One statement, so one round trip and atomic without a transaction: the attempt row (unique
-      // per delivery and number: a duplicate run inserts nothing and so moves nothing), the
-      // delivery's new state, and the engine's hand-over of the next attempt only if the state moved.
-      const handOver = retry && scheduleRetry ? scheduleRetry(retry.job, retry.runAt) : null;
+      // per delivery and number: a duplicate run inserts nothing and so moves nothing) and the
+      // delivery's new state, only if the attempt row was new.
       const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
         with attempt as (
           insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
@@ -122,21 +114,19 @@ function prismaStore(tenantId: string, scheduleRetry: AttemptHooks['scheduleRetr
         ), moved as (
           update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
             last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
-            updated_at = now()
+            locked_until = null, updated_at = now()
           from attempt
           where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
           returning d.id
-        ), retry as (
-          select 1 from moved, lateral (${handOver ?? Prisma.sql`select 1 where false`}) as handed_over
         )
-        select (select count(*) from moved)::int as moved, (select count(*) from retry)::int as retried`;
+        select count(*)::int as moved from moved`;
       return moved > 0;
     },
   };
 }
 
 export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Promise<AttemptOutcome> {
-  const store = hooks.store ?? prismaStore(job.tenantId, hooks.scheduleRetry);
+  const store = hooks.store ?? prismaStore(job.tenantId);
   const delivery = await store.load(job);
   if (!delivery) return { kind: 'skipped', reason: 'gone', attemptCount: 0 };
   if (delivery.status !== 'pending') return { kind: 'skipped', reason: 'final', attemptCount: delivery.attemptCount };
@@ -147,7 +137,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     // An inactive endpoint gets no request, scheduled retries included: the delivery ends as failed.
     await forTenant(job.tenantId).delivery.updateMany({
       where: { id: delivery.id, status: 'pending' },
-      data: { status: 'failed', nextAttemptAt: null },
+      data: { status: 'failed', nextAttemptAt: null, lockedUntil: null },
     });
     return { kind: 'skipped', reason: 'endpoint_inactive', attemptCount: delivery.attemptCount };
   }
@@ -177,7 +167,6 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     result,
     status,
     nextAttemptAt,
-    retry: nextAttemptAt ? { job: { ...job, attempt: job.attempt + 1 }, runAt: nextAttemptAt } : null,
   });
   if (!moved) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
   logger().info(

@@ -6,8 +6,8 @@ import { type EventType, subscriptionMatches } from './catalog';
 /**
  * The transactional outbox. Call inside the same transaction as the change the event describes:
  * the event row, one delivery row per matching active endpoint and the hand-over to the delivery
- * engine commit with the change or not at all. With the worker engine the hand-over is a job in
- * the same database, so nothing can be stranded; with Inngest the relay sends after commit and a
+ * engine commit with the change or not at all. With the worker engine the delivery rows are the
+ * worker's queue, so nothing can be stranded; with Inngest the relay sends after commit and a
  * sweep re-sends events whose `dispatched_at` is still empty (server/delivery/inngest/relay.ts).
  */
 export interface EventEnvelope<T = unknown> {

@@ -1,10 +1,9 @@
 import { ensureEmbeddedDatabase } from '../db/embedded';
 import { applyMigrations } from '../db/migrate';
-import { ensureQueueSchema } from '../delivery/worker/queue';
 
 /**
  * The database every entry point (server, CLI, db:migrate) uses: DATABASE_URL when set, else the
- * embedded cluster under DATA_DIR, with pending migrations (and the job queue's schema) applied.
+ * embedded cluster under DATA_DIR, with pending migrations applied.
  * Sets process.env.DATABASE_URL.
  */
 export async function prepareDatabase(options: { log: (line: string) => void; migrate?: boolean }) {
@@ -18,8 +17,6 @@ export async function prepareDatabase(options: { log: (line: string) => void; mi
   try {
     const { applied } = options.migrate === false ? { applied: [] } : await applyMigrations(env.DATABASE_URL);
     for (const name of applied) options.log(`Applied migration ${name}`);
-    // graphile-worker's own schema (kept out of Prisma's): the outbox writes jobs into it.
-    if (options.migrate !== false) await ensureQueueSchema(env.DATABASE_URL);
   } catch (error) {
     await stop();
     throw error;

@@ -8,10 +8,10 @@ import { recordEvent } from '../../events/record';
 import { newId } from '../../lib/ids';
 import { createEndpoint } from '../../webhooks';
 import type { AttemptJob, AttemptRecord } from '../attempt';
-import { batched, workerAttemptStore } from './attempt-store';
+import { batched, batchedAttemptRecorder } from './attempt-store';
 
-// The worker's store writes the records of concurrent attempts in one statement; each record must
-// still behave as if written alone.
+// The worker writes the records of concurrent attempts in one statement; each record must still
+// behave as if written alone.
 let tenant: TestTenant;
 let pool: pg.Pool;
 
@@ -39,30 +39,24 @@ function failedAttempt(job: AttemptJob, retryAt: Date | null): AttemptRecord {
     result: { ok: false, status: 500, latencyMs: 3, excerpt: 'no', error: 'http_status: the endpoint answered 500' },
     status: retryAt ? 'pending' : 'failed',
     nextAttemptAt: retryAt,
-    retry: retryAt ? { job: { ...job, attempt: job.attempt + 1 }, runAt: retryAt } : null,
   };
 }
 
-async function queuedAttempts(deliveryId: string): Promise<number[]> {
-  const { rows } = await pool.query<{ attempt: number }>(
-    `select (payload->>'attempt')::int as attempt from graphile_worker._private_jobs
-     where payload->>'deliveryId' = $1 order by 1`,
-    [deliveryId],
-  );
-  return rows.map((r) => r.attempt);
-}
-
-describe('worker attempt store', () => {
-  it('records attempts arriving together in one batch, each with its own state and retry', async () => {
+describe('worker attempt recorder', () => {
+  it('records attempts arriving together in one batch, each with its own state and schedule', async () => {
     const [a, b, c] = await newDeliveries(3, 'booking.created');
-    const store = workerAttemptStore(pool);
+    // The worker's claims on them, which recording ends.
+    await pool.query(`update deliveries set locked_until = now() + interval '1 minute' where id = any($1::text[])`, [
+      [a, b, c].map((j) => j.deliveryId),
+    ]);
+    const record = batchedAttemptRecorder(pool);
     const retryAt = new Date(Date.now() + 60_000);
     const results = await Promise.all([
-      store.record(failedAttempt(a, retryAt)),
-      // The same attempt twice at once (a duplicated job): recorded once, its retry queued once.
-      store.record(failedAttempt(a, retryAt)),
-      store.record(failedAttempt(b, null)),
-      store.record({
+      record(failedAttempt(a, retryAt)),
+      // The same attempt twice at once (a duplicated run): recorded once.
+      record(failedAttempt(a, retryAt)),
+      record(failedAttempt(b, null)),
+      record({
         ...failedAttempt(c, null),
         status: 'succeeded',
         result: { ok: true, status: 200, latencyMs: 2, excerpt: '', error: null },
@@ -73,37 +67,29 @@ describe('worker attempt store', () => {
     const db = forTenant(tenant.tenantId);
     const rows = await db.delivery.findMany({ where: { id: { in: [a.deliveryId, b.deliveryId, c.deliveryId] } } });
     const byId = new Map(rows.map((d) => [d.id, d]));
-    expect(byId.get(a.deliveryId)).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: retryAt });
-    expect(byId.get(b.deliveryId)).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null });
-    expect(byId.get(c.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    expect(byId.get(a.deliveryId)).toMatchObject({
+      status: 'pending',
+      attemptCount: 1,
+      nextAttemptAt: retryAt,
+      lockedUntil: null,
+    });
+    expect(byId.get(b.deliveryId)).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null, lockedUntil: null });
+    expect(byId.get(c.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1, lockedUntil: null });
     expect(await db.deliveryAttempt.count({ where: { deliveryId: a.deliveryId } })).toBe(1);
-    // Attempt 1's jobs came from the outbox; the store added exactly one attempt 2, for a only.
-    expect(await queuedAttempts(a.deliveryId)).toEqual([1, 2]);
-    expect(await queuedAttempts(b.deliveryId)).toEqual([1]);
 
-    // A later re-run of a recorded attempt records nothing and queues nothing.
-    expect(await store.record(failedAttempt(a, retryAt))).toBe(false);
-    expect(await queuedAttempts(a.deliveryId)).toEqual([1, 2]);
+    // A later re-run of a recorded attempt records nothing and moves nothing.
+    const later = new Date(Date.now() + 120_000);
+    expect(await record(failedAttempt(a, later))).toBe(false);
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: a.deliveryId } })).toMatchObject({ nextAttemptAt: retryAt });
   });
 
   it('only fails the caller whose record cannot be written when its batch fails', async () => {
     const [good] = await newDeliveries(1, 'payment.created');
-    const store = workerAttemptStore(pool);
+    const record = batchedAttemptRecorder(pool);
     const gone = { tenantId: tenant.tenantId, deliveryId: 'dlv_does_not_exist', attempt: 1 };
-    const [ok, bad] = await Promise.allSettled([
-      store.record(failedAttempt(good, null)),
-      store.record(failedAttempt(gone, null)),
-    ]);
+    const [ok, bad] = await Promise.allSettled([record(failedAttempt(good, null)), record(failedAttempt(gone, null))]);
     expect(ok).toEqual({ status: 'fulfilled', value: true });
     expect(bad.status).toBe('rejected');
-  });
-
-  it('loads a delivery only within its own tenant', async () => {
-    const [job] = await newDeliveries(1, 'conversation.created');
-    const store = workerAttemptStore(pool);
-    expect(await store.load(job)).toMatchObject({ id: job.deliveryId, status: 'pending', isActive: true });
-    const other = await createTestTenant('other tenant');
-    expect(await store.load({ ...job, tenantId: other.tenantId })).toBeUndefined();
   });
 });
 

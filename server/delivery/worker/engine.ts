@@ -1,15 +1,14 @@
 import type { DeliveryEngine } from '../engine';
-import { addAttemptJobs } from './queue';
+import { notifyWorkers } from './queue';
 
-/** Worker engine hand-over: one graphile-worker job per delivery, added in the outbox transaction. */
+/**
+ * Worker engine hand-over: the delivery rows written in the outbox transaction are the jobs, due
+ * at once (`next_attempt_at` = now); a NOTIFY wakes the workers when that transaction commits.
+ */
 export const workerEngine: DeliveryEngine = {
   name: 'worker',
   transactional: true,
   async enqueue(tx, jobs) {
-    if (jobs.length > 0)
-      await addAttemptJobs(
-        tx,
-        jobs.map((job) => ({ job })),
-      );
+    if (jobs.length > 0) await notifyWorkers(tx);
   },
 };

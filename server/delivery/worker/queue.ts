@@ -1,56 +1,48 @@
-import { Logger, runMigrations } from 'graphile-worker';
-import { Prisma } from '../../db/generated/client';
-import type { TenantDb, TenantTx } from '../../db/tenant-scope';
-import { logger } from '../../log';
-import type { AttemptJob } from '../attempt';
+import type { TenantTx } from '../../db/tenant-scope';
+import { DELIVERY_JOINS, LOADED_DELIVERY_COLUMNS } from '../delivery-sql';
 
 /**
- * The worker engine's queue: graphile-worker's tables in the service's own database (schema
- * `graphile_worker`, kept out of prisma/schema.prisma). Jobs are added with SQL inside the
- * caller's transaction, so a job exists exactly when the rows it refers to committed.
+ * The worker engine's queue is the deliveries table itself: a pending delivery whose
+ * `next_attempt_at` has come is due. Workers claim due deliveries with SKIP LOCKED, so any number
+ * of processes share one database; a claim holds its delivery until `locked_until`, and recording
+ * the attempt ends it. A claim of a process that died simply lapses, so its deliveries run again
+ * (at least once, never lost) without any heartbeat or unlock step.
  */
-export const DELIVER_TASK = 'switchboard.deliver';
-/** Retries of a job that threw (database trouble, not a failed HTTP attempt: those are scheduled explicitly). */
-const JOB_MAX_ATTEMPTS = 10;
+export const DELIVERY_CHANNEL = 'switchboard_deliveries';
 
-/** graphile_worker.job_spec values (as JSON) for attempt jobs. */
-export function jobSpecs(jobs: Array<{ job: AttemptJob; runAt?: Date }>) {
-  return jobs.map(({ job, runAt }) => ({
-    identifier: DELIVER_TASK,
-    payload: { tenantId: job.tenantId, deliveryId: job.deliveryId, attempt: job.attempt },
-    run_at: (runAt ?? new Date()).toISOString(),
-    max_attempts: JOB_MAX_ATTEMPTS,
-  }));
+/** Wakes the workers when the transaction commits (NOTIFY is transactional and de-duplicated per transaction). */
+export async function notifyWorkers(tx: TenantTx): Promise<void> {
+  await tx.$executeRaw`select pg_notify(${DELIVERY_CHANNEL}::text, '')`;
 }
 
-/** SQL adding attempt jobs in one statement (a fan-out to many endpoints is still one round trip). */
-export function addAttemptJobsSql(jobs: Array<{ job: AttemptJob; runAt?: Date }>): Prisma.Sql {
-  return Prisma.sql`select graphile_worker.add_jobs(array(
-    select json_populate_record(null::graphile_worker.job_spec, spec)
-    from json_array_elements(${JSON.stringify(jobSpecs(jobs))}::json) as spec))`;
+/**
+ * How long a claim holds its delivery. A worker starts a claimed delivery only while at least
+ * `WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS` of the claim remain, so the attempt, its deadline and its
+ * record fit inside the claim; a delivery of a dead process runs again within this time.
+ */
+export const CLAIM_MARGIN_MS = 10_000;
+export function claimLeaseMs(timeoutMs: number): number {
+  return 2 * (timeoutMs + CLAIM_MARGIN_MS);
 }
 
-export async function addAttemptJobs(tx: TenantTx | TenantDb, jobs: Array<{ job: AttemptJob; runAt?: Date }>): Promise<void> {
-  await tx.$executeRaw(addAttemptJobsSql(jobs));
-}
+/**
+ * Claims up to $1 due deliveries for $2 milliseconds, oldest due first, and returns them as attempts
+ * need them (one round trip: the claim is also the load).
+ */
+export const CLAIM_SQL = `with due as (
+    select id from deliveries
+    where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+    order by next_attempt_at
+    limit $1
+    for update skip locked
+  ), claimed as (
+    update deliveries d set locked_until = now() + $2 * interval '1 millisecond'
+    from due where d.id = due.id
+    returning d.*
+  )
+  select ${LOADED_DELIVERY_COLUMNS}, d.next_attempt_at as "nextAttemptAt"
+  from claimed d ${DELIVERY_JOINS}
+  order by d.next_attempt_at`;
 
-const installed = new Set<string>();
-
-/** Installs or upgrades graphile-worker's schema (idempotent; needed before the app writes events). */
-export async function ensureQueueSchema(connectionString: string): Promise<void> {
-  if (installed.has(connectionString)) return;
-  await runMigrations({ connectionString, logger: quietLogger() });
-  installed.add(connectionString);
-}
-
-/** graphile-worker's log lines through the service's pino logger. */
-export function quietLogger(): Logger {
-  return new Logger((scope) => (level, message, meta) => {
-    const pinoLevel = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'debug' : 'trace';
-    // graphile-worker logs per job; skip building a child logger for lines that would be dropped.
-    if (!logger().isLevelEnabled(pinoLevel)) return;
-    logger()
-      .child({ component: 'graphile-worker', ...scope })
-      [pinoLevel](meta ?? {}, message);
-  });
-}
+/** Gives back claims a stopping worker did not start ($1 text[]), so other workers take them at once. */
+export const RELEASE_SQL = `update deliveries set locked_until = null where id = any($1::text[]) and status = 'pending'`;

@@ -1,22 +1,20 @@
-import { EventEmitter } from 'node:events';
-import { makeWorkerUtils, type Runner, run, type Task, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
+import { settings } from '../../config/settings';
 import { databaseUrl } from '../../db/client';
 import { logger } from '../../log';
-import { type AttemptJob, type AttemptStore, runAttempt } from '../attempt';
-import { workerAttemptStore } from './attempt-store';
-import { DELIVER_TASK, ensureQueueSchema, quietLogger } from './queue';
-import { ensureHeartbeatTable, startRecovery } from './recovery';
+import { type AttemptJob, type LoadedDelivery, runAttempt } from '../attempt';
+import { batchedAttemptRecorder } from './attempt-store';
+import { CLAIM_MARGIN_MS, CLAIM_SQL, claimLeaseMs, DELIVERY_CHANNEL, RELEASE_SQL } from './queue';
 
 /**
- * The in-process worker engine: graphile-worker's `run()` on the service database. LISTEN/NOTIFY
- * wakes it as soon as a job commits; `pollInterval` only matters for retries scheduled with a
- * future `run_at`. Several processes may run it against one database (SKIP LOCKED claims).
+ * The in-process worker engine. It claims due deliveries in batches (worker/queue.ts) and runs
+ * at most `concurrency` attempts at once. A NOTIFY from the outbox transaction wakes it as soon as
+ * new deliveries commit; polling every `pollIntervalMs` finds retries as they fall due (and keeps
+ * it working while the listening connection is down). Several processes may run it against one
+ * database: SKIP LOCKED keeps their claims apart.
  */
 export interface DeliveryWorker {
   stop(): Promise<void>;
-  /** Live graphile worker ids of this process (for tests and diagnostics). */
-  workerIds(): string[];
 }
 
 export interface WorkerOptions {
@@ -25,77 +23,125 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
 }
 
-function deliverTask(store: AttemptStore): Task {
-  // The store hands the next attempt's job over in the same statement that records this attempt.
-  return async (payload) => {
-    await runAttempt(payload as AttemptJob, { store });
-  };
-}
+type Claimed = LoadedDelivery & { tenantId: string; claimedAt: number };
 
-function newPool(connectionString: string, max: number, options?: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, ...(options ? { options } : {}) });
-  // Idle clients can error (database restart); graphile-worker wants both handlers present.
-  pool.on('error', (error) => logger().warn({ err: error }, 'worker pool client error'));
-  pool.on('connect', (client) => client.on('error', (error) => logger().warn({ err: error }, 'worker pool client error')));
-  return pool;
-}
+const RECONNECT_AFTER_MS = 1_000;
 
 export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<DeliveryWorker> {
   const connectionString = options.connectionString ?? databaseUrl();
-  await ensureQueueSchema(connectionString);
   const concurrency = options.concurrency ?? 10;
-  // Queue bookkeeping need not wait for the disk: if a crash loses a job's completion, the job
-  // runs again and finds its attempt already recorded (durably, by the attempt pool below), so
-  // nothing is sent twice because of it.
-  const pool = newPool(connectionString, concurrency + 4, '-c synchronous_commit=off');
-  // Attempts are recorded with the default, durable commit: a separate pool.
-  const attemptPool = newPool(connectionString, concurrency);
-  await ensureHeartbeatTable(pool);
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const timeoutMs = settings().WEBHOOK_TIMEOUT_MS;
+  const leaseMs = claimLeaseMs(timeoutMs);
+  // Claims run ahead of the attempts by up to this many deliveries, so one claim serves many attempts.
+  const prefetch = concurrency * 3;
 
-  const live = new Set<string>();
-  const events: WorkerEvents = new EventEmitter() as WorkerEvents;
-  events.on('worker:create', ({ worker }) => live.add(worker.workerId));
-  events.on('worker:stop', ({ worker }) => live.delete(worker.workerId));
-  // With the local queue the pool itself locks batches of jobs, under its own id.
-  events.on('pool:create', ({ workerPool }) => live.add(workerPool.id));
-  events.on('pool:release', ({ workerPool }) => live.delete(workerPool.id));
+  const pool = new pg.Pool({ connectionString, max: concurrency + 2 });
+  // Idle clients can error (database restart); without a handler that would crash the process.
+  pool.on('error', (error) => logger().warn({ err: error }, 'delivery worker pool client error'));
+  const record = batchedAttemptRecorder(pool);
 
-  const runner: Runner = await run({
-    pgPool: pool,
-    concurrency,
-    pollInterval: options.pollIntervalMs ?? 200,
-    noHandleSignals: true,
-    logger: quietLogger(),
-    events,
-    taskList: { [DELIVER_TASK]: deliverTask(workerAttemptStore(attemptPool)) },
-    preset: {
-      worker: {
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
-        // Fetch due jobs in batches rather than one query per job (measured: see bench/webhooks.ts).
-        // Each fetch costs PostgreSQL about as much at 50 jobs as at 11: five jobs per slot halved
-        // the database's CPU per delivery. A process holds at most this many due jobs ahead of
-        // others (released on stop, unlocked by recovery.ts if the process dies).
-        localQueue: { size: concurrency * 5 },
-      },
-    },
-  });
-  const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger() });
-  const ids = [...live];
-  const recovery = startRecovery(pool, utils, () => [...live]);
-  logger().info({ worker_ids: ids }, 'delivery worker started');
+  const claimed: Claimed[] = [];
+  const running = new Set<Promise<void>>();
+  let claiming = false;
+  /** The last claim found fewer due deliveries than it asked for: wait for a NOTIFY or the next poll. */
+  let caughtUp = false;
+  let stopping = false;
+
+  const start = (delivery: Claimed) => {
+    const job: AttemptJob = { tenantId: delivery.tenantId, deliveryId: delivery.id, attempt: delivery.attemptCount + 1 };
+    const attempt = runAttempt(job, { store: { load: async () => delivery, record } })
+      .then(() => undefined)
+      .catch((error) => {
+        // Nothing was recorded, so the claim lapses and the delivery runs again.
+        logger().error({ err: error, delivery_id: delivery.id }, 'delivery attempt failed; it runs again when its claim lapses');
+      })
+      .finally(() => {
+        running.delete(attempt);
+        pump();
+      });
+    running.add(attempt);
+  };
+
+  const claim = async () => {
+    claiming = true;
+    try {
+      const limit = prefetch - claimed.length;
+      const { rows } = await pool.query<Omit<Claimed, 'claimedAt'>>({
+        name: 'switchboard_claim_deliveries',
+        text: CLAIM_SQL,
+        values: [limit, leaseMs],
+      });
+      const claimedAt = Date.now();
+      for (const row of rows) claimed.push({ ...row, claimedAt });
+      caughtUp = rows.length < limit;
+    } catch (error) {
+      caughtUp = true; // try again at the next poll
+      logger().warn({ err: error }, 'claiming deliveries failed; retrying at the next poll');
+    }
+    if (stopping) await release(); // stop() waits for this
+    claiming = false;
+    pump();
+  };
+
+  function pump() {
+    if (stopping) return;
+    while (running.size < concurrency && claimed.length > 0) {
+      const next = claimed.shift() as Claimed;
+      // Start only what can finish inside its claim; the rest lapses and is claimed again.
+      if (Date.now() - next.claimedAt <= leaseMs - timeoutMs - CLAIM_MARGIN_MS) start(next);
+    }
+    if (!claiming && !caughtUp && claimed.length <= concurrency) void claim();
+  }
+
+  const wake = () => {
+    caughtUp = false;
+    pump();
+  };
+
+  async function release() {
+    const ids = claimed.splice(0).map((c) => c.id);
+    if (ids.length > 0) await pool.query(RELEASE_SQL, [ids]).catch(() => undefined); // else they lapse
+  }
+
+  // LISTEN on a connection of its own, reconnected if it drops; polling covers the gap.
+  let listener: pg.Client | undefined;
+  let reconnect: NodeJS.Timeout | undefined;
+  const listen = async () => {
+    const client = new pg.Client({ connectionString });
+    client.on('notification', wake);
+    client.on('error', (error) => logger().warn({ err: error }, 'delivery worker listener error'));
+    client.on('end', () => {
+      if (stopping || listener !== client) return;
+      listener = undefined;
+      reconnect = setTimeout(() => void listen().catch(() => undefined), RECONNECT_AFTER_MS);
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${DELIVERY_CHANNEL}`);
+      listener = client;
+      wake(); // whatever committed while nobody listened
+    } catch (error) {
+      logger().warn({ err: error }, 'delivery worker could not listen; retrying');
+      await client.end().catch(() => undefined);
+      if (!stopping) reconnect = setTimeout(() => void listen().catch(() => undefined), RECONNECT_AFTER_MS);
+    }
+  };
+  await listen();
+  const poll = setInterval(wake, pollIntervalMs);
+  logger().info({ concurrency, claim_lease_ms: leaseMs }, 'delivery worker started');
 
   let stopped: Promise<void> | undefined;
   return {
-    workerIds: () => [...live],
     stop() {
       stopped ??= (async () => {
-        const all = [...new Set([...ids, ...live])];
-        await runner.stop();
-        await recovery.stop(all);
-        await utils.release();
+        stopping = true;
+        clearInterval(poll);
+        clearTimeout(reconnect);
+        if (!claiming) await release(); // else the claim in flight releases what it gets
+        while (claiming || running.size > 0) await Promise.all([...running, new Promise((r) => setTimeout(r, 5))]);
+        await listener?.end().catch(() => undefined);
         await pool.end();
-        await attemptPool.end();
         logger().info('delivery worker stopped');
       })();
       return stopped;
