@@ -5,8 +5,12 @@ import { settings } from '../config/settings';
  * Encryption at rest for webhook and channel secrets: AES-256-GCM under a key derived from
  * SECRETS_KEY. Stored as `v1.<iv>.<ciphertext+tag>` (base64url) so the format can evolve.
  */
+let derived: { from: string; key: Buffer } | undefined;
 function key(): Buffer {
-  return createHash('sha256').update(`switchboard:secret-box:${settings().SECRETS_KEY}`).digest();
+  // Derived once per SECRETS_KEY value (every webhook attempt decrypts its endpoint's secret).
+  const from = settings().SECRETS_KEY;
+  if (derived?.from !== from) derived = { from, key: createHash('sha256').update(`switchboard:secret-box:${from}`).digest() };
+  return derived.key;
 }
 
 export function encryptSecret(plaintext: string): string {

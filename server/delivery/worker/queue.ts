@@ -40,7 +40,7 @@ export const CLAIM_SQL = `with due as (
     from due where d.id = due.id
     returning d.*
   )
-  select ${LOADED_DELIVERY_COLUMNS}, d.next_attempt_at as "nextAttemptAt"
+  select ${LOADED_DELIVERY_COLUMNS}
   from claimed d ${DELIVERY_JOINS}
   order by d.next_attempt_at`;
 
