@@ -13,6 +13,7 @@ import pg from 'pg';
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
 const CONCURRENCY = 10; // the worker's default concurrency; the baseline uses the same
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RECEIVER_COUNTS = [1, 10, 100];
 
 interface Receivers {
@@ -58,6 +59,11 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-webhooks-'));
@@ -148,84 +154,104 @@ async function measureAll(): Promise<void> {
   }
 
   // 2. Throughput to 1, 10, 100 receivers; each event fans out to every receiver's endpoint.
-  //    drain: events committed while the worker is paused, then the worker delivers them all
-  //    (the delivery stage alone, comparable to the baseline loop); end-to-end: producers commit
-  //    events while the worker delivers (commit of the first event to the last receipt).
+  //    drain: events committed while the worker is stopped, then the worker delivers them all
+  //    (the delivery stage alone, comparable to the baseline loop), alternating with the baseline
+  //    over the same deliveries for ROUNDS rounds, medians reported (loopback figures on a small
+  //    machine swing by tens of percent from run to run); end-to-end: producers commit events
+  //    while the worker delivers (commit of the first event to the last receipt).
   await worker.stop();
   console.log(
-    `\nsustained deliveries/s (${DELIVERIES} deliveries per row, worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
+    `\nsustained deliveries/s (${DELIVERIES} deliveries per round, medians of ${ROUNDS} rounds, worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
   );
   console.log('receivers | worker drain | worker end-to-end | baseline (sign + POST loop) | drain/baseline | e2e/baseline');
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
   for (const count of RECEIVER_COUNTS) {
     const { receivers, emit, db } = await setUpScenario(`throughput-${count}`, count);
     const events = Math.ceil(DELIVERIES / count);
     const total = events * count;
     let received = 0;
-    let target = total;
+    let target = 0;
     let done: () => void = () => {};
     receivers.onReceipt(() => {
       received++;
       if (received === target) done();
     });
-    const produce = (from: number) => {
-      let next = from;
+    const allReceived = (count: number) => {
+      target = received + count;
+      return new Promise<void>((resolve) => {
+        done = resolve;
+      });
+    };
+    let nextEvent = 0;
+    const produce = () => {
+      const end = nextEvent + events;
       return Promise.all(
         Array.from({ length: 8 }, async () => {
-          while (next < from + events) await emit(next++);
+          while (nextEvent < end) await emit(nextEvent++);
         }),
       );
     };
 
-    await produce(0);
-    let allIn = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    let started = performance.now();
-    const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
-    await allIn;
-    const drainRate = total / ((performance.now() - started) / 1000);
+    // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
+    const baseline = async () => {
+      const rows = await db.delivery.findMany({ include: { event: true, endpoint: true }, orderBy: { id: 'desc' }, take: total });
+      let index = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (index < rows.length) {
+            const row = rows[index++];
+            const signed = signAttempt({
+              eventId: row.event.id,
+              eventType: row.event.type,
+              body: envelopeBody(row.event.payload),
+              secrets: [secret],
+              attempt: 1,
+            });
+            const outcome = await sendWebhook(row.endpoint.url, signed, { timeoutMs: 10_000, allowPrivate: true });
+            if (!outcome.ok) throw new Error(`baseline POST failed: ${outcome.error}`);
+          }
+        }),
+      );
+      return rows.length / ((performance.now() - started) / 1000);
+    };
 
-    target = 2 * total;
-    allIn = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    started = performance.now();
-    await produce(events);
-    await allIn;
+    const drains: number[] = [];
+    const baselines: number[] = [];
+    const ratios: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      await produce();
+      const arrived = allReceived(total);
+      const started = performance.now();
+      const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
+      await arrived;
+      drains.push(total / ((performance.now() - started) / 1000));
+      await running.stop();
+      const baselineArrived = allReceived(total);
+      baselines.push(await baseline());
+      await baselineArrived;
+      ratios.push(drains[round] / baselines[round]);
+    }
+
+    const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
+    const arrived = allReceived(total);
+    const started = performance.now();
+    await produce();
+    await arrived;
     const e2eRate = total / ((performance.now() - started) / 1000);
     await running.stop();
 
-    // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
-    const rows = await db.delivery.findMany({ include: { event: true, endpoint: true }, take: total });
-    const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    let index = 0;
-    const baselineStarted = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (index < rows.length) {
-          const row = rows[index++];
-          const signed = signAttempt({
-            eventId: row.event.id,
-            eventType: row.event.type,
-            body: envelopeBody(row.event.payload),
-            secrets: [secret],
-            attempt: 1,
-          });
-          const outcome = await sendWebhook(row.endpoint.url, signed, { timeoutMs: 10_000, allowPrivate: true });
-          if (!outcome.ok) throw new Error(`baseline POST failed: ${outcome.error}`);
-        }
-      }),
-    );
-    const baselineRate = rows.length / ((performance.now() - baselineStarted) / 1000);
+    const baselineRate = median(baselines);
     console.log(
       [
         String(count).padStart(9),
-        fmt(drainRate, 0).padStart(12),
+        fmt(median(drains), 0).padStart(12),
         fmt(e2eRate, 0).padStart(17),
         fmt(baselineRate, 0).padStart(27),
-        fmt(drainRate / baselineRate, 2).padStart(14),
+        fmt(median(ratios), 2).padStart(14),
         fmt(e2eRate / baselineRate, 2).padStart(12),
       ].join(' | '),
+      `  (drain/baseline per round: ${ratios.map((r) => fmt(r, 2)).join(', ')})`,
     );
     await receivers.close();
   }
