@@ -46,6 +46,8 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   let claiming = false;
   /** The last claim found fewer due deliveries than it asked for: wait for a NOTIFY or the next poll. */
   let caughtUp = false;
+  /** Counts wake-ups, so one that arrives while a claim is under way is not lost. */
+  let wakes = 0;
   let stopping = false;
 
   const start = (delivery: Claimed) => {
@@ -65,6 +67,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
 
   const claim = async () => {
     claiming = true;
+    const wakesBefore = wakes;
     try {
       const limit = prefetch - claimed.length;
       const { rows } = await pool.query<Omit<Claimed, 'claimedAt'>>({
@@ -74,7 +77,8 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       });
       const claimedAt = Date.now();
       for (const row of rows) claimed.push({ ...row, claimedAt });
-      caughtUp = rows.length < limit;
+      // A commit notified during the claim may be newer than the claim's snapshot: claim again.
+      caughtUp = rows.length < limit && wakes === wakesBefore;
     } catch (error) {
       caughtUp = true; // try again at the next poll
       logger().warn({ err: error }, 'claiming deliveries failed; retrying at the next poll');
@@ -95,6 +99,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   }
 
   const wake = () => {
+    wakes++;
     caughtUp = false;
     pump();
   };
