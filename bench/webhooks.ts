@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
-const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 4000);
 const CONCURRENCY = 10; // the worker's default concurrency; the baseline uses the same
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RECEIVER_COUNTS = [1, 10, 100];
