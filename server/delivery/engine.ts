@@ -1,5 +1,5 @@
 import { settings } from '../config/settings';
-import type { TenantTx } from '../db/tenant-scope';
+import type { Prisma } from '../db/generated/client';
 
 /**
  * The delivery engines behind one small interface (the shape of Documenso's jobs provider): the
@@ -19,12 +19,15 @@ export interface DeliveryJob {
 export interface DeliveryEngine {
   readonly name: 'worker' | 'inngest';
   /**
-   * Whether `enqueue` completes the hand-over inside the transaction (worker: a job row in the
-   * same database). If not, the event stays undispatched until the engine's relay confirms it.
+   * Whether the hand-over is complete when the transaction commits (worker: the delivery rows are
+   * its queue). If not, the event stays undispatched until the engine's relay confirms it.
    */
   readonly transactional: boolean;
-  /** Called inside the transaction that created the delivery rows, so the hand-over commits with them or not at all. */
-  enqueue(tx: TenantTx, jobs: DeliveryJob[]): Promise<void>;
+  /**
+   * A SELECT that hands `jobs` (never empty) over to the engine. It runs inside the statement that
+   * writes their delivery rows, so the hand-over commits with them or not at all.
+   */
+  handOverSql(jobs: DeliveryJob[]): Prisma.Sql;
 }
 
 const engines: Partial<Record<DeliveryEngine['name'], DeliveryEngine>> = {};

@@ -1,5 +1,6 @@
+import { Prisma } from '../db/generated/client';
 import type { TenantTx } from '../db/tenant-scope';
-import { deliveryEngine } from '../delivery/engine';
+import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '../delivery/engine';
 import { newId } from '../lib/ids';
 import { type EventType, subscriptionMatches } from './catalog';
 
@@ -51,44 +52,57 @@ export async function recordEventFor<T>(tx: TenantTx, input: RecordEventInput<T>
     data: input.previous ? { object: input.object, previous: input.previous } : { object: input.object },
   };
   const engine = await deliveryEngine();
-  await tx.event.create({
-    data: {
-      id,
-      tenantId: input.tenantId,
-      type: input.type,
-      payload: envelope as object,
-      createdAt,
-      dispatchedAt: engine.transactional ? createdAt : null,
-    },
-  });
-  const deliveryIds = await createDeliveries(tx, { tenantId: input.tenantId, eventId: id, endpointIds });
+  const dispatchedAt = engine.transactional ? createdAt.toISOString() : null;
+  const insertEvent = Prisma.sql`insert into events (id, tenant_id, type, payload, created_at, dispatched_at)
+    values (${id}, ${input.tenantId}::uuid, ${input.type}, ${JSON.stringify(envelope)}::jsonb,
+      ${createdAt.toISOString()}::timestamptz, ${dispatchedAt}::timestamptz)`;
+  const deliveryIds = await writeDeliveries(tx, engine, { tenantId: input.tenantId, eventId: id, endpointIds }, insertEvent);
   return { envelope, deliveryIds };
 }
 
-/** Delivery rows for one event plus their hand-over to the engine, inside the caller's transaction. */
-export async function createDeliveries(
-  tx: TenantTx,
-  input: { tenantId: string; eventId: string; endpointIds: string[]; resendOfId?: string },
-): Promise<string[]> {
-  const now = new Date();
-  const rows = input.endpointIds.map((endpointId) => ({
-    id: newId('delivery'),
+interface NewDeliveries {
+  tenantId: string;
+  eventId: string;
+  endpointIds: string[];
+  resendOfId?: string;
+}
+
+/** Delivery rows for one existing event plus their hand-over to the engine, inside the caller's transaction. */
+export async function createDeliveries(tx: TenantTx, input: NewDeliveries): Promise<string[]> {
+  const engine = await deliveryEngine();
+  // A resend re-opens the event for the non-transactional relay, which sends its pending deliveries.
+  const reopen =
+    input.resendOfId && !engine.transactional
+      ? Prisma.sql`update events set dispatched_at = null where id = ${input.eventId} and tenant_id = ${input.tenantId}::uuid`
+      : null;
+  return writeDeliveries(tx, engine, input, reopen);
+}
+
+/**
+ * One statement (one round trip inside the caller's transaction): `first` (the event's insert or
+ * re-opening), the delivery rows, and the engine's hand-over of them. Raw SQL, so the tenant is
+ * written explicitly on every row.
+ */
+async function writeDeliveries(tx: TenantTx, engine: DeliveryEngine, input: NewDeliveries, first: Prisma.Sql | null) {
+  const jobs: DeliveryJob[] = input.endpointIds.map((endpointId) => ({
     tenantId: input.tenantId,
+    deliveryId: newId('delivery'),
     eventId: input.eventId,
     endpointId,
-    resendOfId: input.resendOfId ?? null,
-    nextAttemptAt: now,
+    attempt: 1,
   }));
-  if (rows.length > 0) await tx.delivery.createMany({ data: rows });
-  // A resend re-opens the event for the non-transactional relay, which sends its pending deliveries.
-  if (input.resendOfId && rows.length > 0 && !(await deliveryEngine()).transactional) {
-    await tx.event.update({ where: { id: input.eventId }, data: { dispatchedAt: null } });
+  const writes = first ? [first] : [];
+  if (jobs.length > 0) {
+    writes.push(Prisma.sql`insert into deliveries (id, tenant_id, event_id, endpoint_id, resend_of_id, next_attempt_at)
+      select d.id, ${input.tenantId}::uuid, ${input.eventId}, d.endpoint_id, ${input.resendOfId ?? null}, ${new Date().toISOString()}::timestamptz
+      from unnest(${jobs.map((j) => j.deliveryId)}::text[], ${input.endpointIds}::text[]) as d(id, endpoint_id)`);
   }
-  if (rows.length === 0) return [];
-  const engine = await deliveryEngine();
-  await engine.enqueue(
-    tx,
-    rows.map((r) => ({ tenantId: r.tenantId, deliveryId: r.id, eventId: r.eventId, endpointId: r.endpointId, attempt: 1 })),
+  if (writes.length === 0) return [];
+  const steps = Prisma.join(
+    writes.map((write, i) => Prisma.sql`${Prisma.raw(`write_${i}`)} as (${write})`),
+    ', ',
   );
-  return rows.map((r) => r.id);
+  // Data-modifying CTEs run whether or not the final SELECT reads them.
+  await tx.$executeRaw`with ${steps} ${jobs.length > 0 ? engine.handOverSql(jobs) : Prisma.sql`select 1`}`;
+  return jobs.map((j) => j.deliveryId);
 }

@@ -1,3 +1,4 @@
+import { Prisma } from '../../db/generated/client';
 import type { DeliveryEngine } from '../engine';
 
 /**
@@ -11,8 +12,5 @@ export const OUTBOX_CHANNEL = 'switchboard_outbox';
 export const inngestEngine: DeliveryEngine = {
   name: 'inngest',
   transactional: false,
-  async enqueue(tx, jobs) {
-    if (jobs.length === 0) return;
-    await tx.$executeRaw`select pg_notify(${OUTBOX_CHANNEL}::text, ${jobs[0].eventId}::text)`;
-  },
+  handOverSql: (jobs) => Prisma.sql`select pg_notify(${OUTBOX_CHANNEL}::text, ${jobs[0].eventId}::text)`,
 };

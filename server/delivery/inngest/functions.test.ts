@@ -6,7 +6,7 @@ import { type Receiver, startReceiver } from '../../../test/webhook-receiver';
 import { resetSettingsCache } from '../../config/settings';
 import { forTenant } from '../../db/tenant-scope';
 import { recordEvent } from '../../events/record';
-import { createEndpoint } from '../../webhooks';
+import { createEndpoint, resendDelivery } from '../../webhooks';
 import { DELIVERY_REQUESTED } from './client';
 import { deliverWebhook, sweepOutbox } from './functions';
 import { relayOutbox } from './relay';
@@ -121,6 +121,19 @@ describe('outbox relay and sweep', () => {
       again.push(...requests);
     });
     expect(again).toEqual([]);
+  });
+
+  it('relays a resend: the resend re-opens the event, whose new delivery is then requested', async () => {
+    const { delivery, event, db } = await setUp(() => ({ status: 200 }));
+    await relayOutbox(async () => {});
+    const resent = await resendDelivery(db, tenant.tenantId, { id: delivery.id });
+    expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).toBeNull();
+    const sent: Array<{ id: string; data: { eventId: string } }> = [];
+    await relayOutbox(async (requests) => {
+      sent.push(...(requests as typeof sent));
+    });
+    expect(sent.filter((r) => r.data.eventId === event.id).map((r) => r.id)).toContain(resent.id);
+    expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).not.toBeNull();
   });
 
   it('the cron sweep sends what the relay never sent (a crash between commit and send)', async () => {

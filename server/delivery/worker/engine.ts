@@ -1,5 +1,5 @@
 import type { DeliveryEngine } from '../engine';
-import { notifyWorkers } from './queue';
+import { notifyWorkersSql } from './queue';
 
 /**
  * Worker engine hand-over: the delivery rows written in the outbox transaction are the jobs, due
@@ -8,7 +8,5 @@ import { notifyWorkers } from './queue';
 export const workerEngine: DeliveryEngine = {
   name: 'worker',
   transactional: true,
-  async enqueue(tx, jobs) {
-    if (jobs.length > 0) await notifyWorkers(tx);
-  },
+  handOverSql: () => notifyWorkersSql(),
 };

@@ -1,4 +1,4 @@
-import type { TenantTx } from '../../db/tenant-scope';
+import { Prisma } from '../../db/generated/client';
 import { DELIVERY_JOINS, LOADED_DELIVERY_COLUMNS } from '../delivery-sql';
 
 /**
@@ -11,8 +11,8 @@ import { DELIVERY_JOINS, LOADED_DELIVERY_COLUMNS } from '../delivery-sql';
 export const DELIVERY_CHANNEL = 'switchboard_deliveries';
 
 /** Wakes the workers when the transaction commits (NOTIFY is transactional and de-duplicated per transaction). */
-export async function notifyWorkers(tx: TenantTx): Promise<void> {
-  await tx.$executeRaw`select pg_notify(${DELIVERY_CHANNEL}::text, '')`;
+export function notifyWorkersSql(): Prisma.Sql {
+  return Prisma.sql`select pg_notify(${DELIVERY_CHANNEL}::text, '')`;
 }
 
 /**
