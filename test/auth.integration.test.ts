@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../server/auth/jwt';
+import { db } from '../server/db/client';
 import { startApiServer, type TestServer } from './api-server';
 import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
 
@@ -130,6 +131,15 @@ describe('login, refresh and logout', () => {
     expectProblem(wrong, 401, 'invalid_credentials');
     expectProblem(unknown, 401, 'invalid_credentials');
     expect({ ...wrong.body, request_id: '' }).toEqual({ ...unknown.body, request_id: '' });
+  });
+
+  it('answers 403 tenant_mismatch for a tenant not theirs, and 403 forbidden once they belong nowhere', async () => {
+    const { email, password } = await createTestUser(a.tenantId, 'agent');
+    expectProblem(await login(email, password, b.tenantId), 403, 'tenant_mismatch');
+    await db().membership.deleteMany({ where: { user: { email } } });
+    expectProblem(await login(email, password), 403, 'forbidden');
+    // The right password is still checked first: a wrong one answers as for anyone else.
+    expectProblem(await login(email, 'not the password'), 401, 'invalid_credentials');
   });
 
   it('needs X-Tenant-ID for a user of several tenants, and honours it', async () => {
