@@ -68,3 +68,37 @@ test('a handed-off conversation waits in the queue until an agent takes it and r
   await expect(row.getByText('resolved')).toBeVisible();
   expect((await api('GET', `/conversations/${id}`)).body.status).toBe('resolved');
 });
+
+test('the conversation list loads its next page on "Load more"', async ({ page }) => {
+  // One page is 50 conversations; the oldest of 55 new ones is on the second page (newest first).
+  const ids: string[] = [];
+  for (let batch = 0; batch < 11; batch++) {
+    const created = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        api('POST', '/conversations', { channel: 'web', contact: { name: `Paging ${batch * 5 + i}` } }),
+      ),
+    );
+    for (const c of created) {
+      expect(c.status).toBe(201);
+      ids.push(c.body.id as string);
+    }
+  }
+  const oldest = ids[0];
+
+  await signInToDashboard(page, fixtures().agent);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+  const all = page.getByRole('table', { name: 'All conversations' });
+  await expect(all.getByTestId(`conversation-${ids[ids.length - 1]}`)).toBeVisible();
+  await expect(all.getByTestId(`conversation-${oldest}`)).toHaveCount(0);
+  console.log('rows before', await all.locator('tbody tr').count());
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await page.waitForTimeout(3000);
+  console.log(
+    'rows after',
+    await all.locator('tbody tr').count(),
+    'button',
+    await page.getByRole('button', { name: /Load more|Loading/ }).count(),
+  );
+  await expect(all.getByTestId(`conversation-${oldest}`)).toBeVisible();
+  expect(await all.locator('tbody tr').count()).toBeGreaterThan(50);
+});

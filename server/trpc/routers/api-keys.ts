@@ -1,11 +1,13 @@
 import { CreateApiKeyBody, RotateApiKeyBody } from '../../api/schemas/auth';
 import { ListQuery } from '../../api/schemas/common';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../domain/api-keys';
-import { adminProcedure, createTRPCRouter, IdInput } from '../init';
+import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '../init';
 
 /** Settings > API keys: the same domain functions and input schemas as REST /api-keys. */
 export const apiKeysRouter = createTRPCRouter({
-  list: adminProcedure.input(ListQuery.partial()).query(({ ctx, input }) => listApiKeys(ctx.db, { limit: 100, ...input })),
+  list: adminProcedure
+    .input(ListQuery.partial().extend(dashboardPage(100)))
+    .query(({ ctx, input }) => listApiKeys(ctx.db, input)),
   create: adminProcedure
     .input(CreateApiKeyBody)
     .mutation(({ ctx, input }) =>

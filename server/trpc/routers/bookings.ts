@@ -4,13 +4,13 @@ import { cancelBooking } from '../../domain/bookings/cancel-booking';
 import { completeBooking } from '../../domain/bookings/complete-booking';
 import { confirmBooking } from '../../domain/bookings/confirm-booking';
 import { listBookings } from '../../domain/bookings/list-bookings';
-import { createTRPCRouter, IdInput, protectedProcedure } from '../init';
+import { createTRPCRouter, dashboardPage, IdInput, protectedProcedure } from '../init';
 
 /** Bookings for admins and agents alike (CONTRACT §2 roles); transitions are the domain's. */
 export const bookingsRouter = createTRPCRouter({
   list: protectedProcedure
-    .input(BookingListQuery.partial())
-    .query(({ ctx, input }) => listBookings(ctx.db, { limit: 50, ...input })),
+    .input(BookingListQuery.partial().extend(dashboardPage(50)))
+    .query(({ ctx, input }) => listBookings(ctx.db, input)),
   confirm: protectedProcedure.input(IdInput).mutation(({ ctx, input }) => confirmBooking(ctx.db, ctx.tenantId, input)),
   complete: protectedProcedure.input(IdInput).mutation(({ ctx, input }) => completeBooking(ctx.db, ctx.tenantId, input)),
   cancel: protectedProcedure

@@ -5,16 +5,16 @@ import { assignConversation } from '../../domain/conversations/assign-conversati
 import { listConversations } from '../../domain/conversations/list-conversations';
 import { listMessages } from '../../domain/conversations/list-messages';
 import { resolveConversation } from '../../domain/conversations/resolve-conversation';
-import { createTRPCRouter, IdInput, protectedProcedure } from '../init';
+import { createTRPCRouter, dashboardPage, IdInput, protectedProcedure } from '../init';
 
 /** Conversations and the hand-off queue (status pending_human), for admins and agents. */
 export const conversationsRouter = createTRPCRouter({
   list: protectedProcedure
-    .input(ConversationListQuery.partial())
-    .query(({ ctx, input }) => listConversations(ctx.db, { limit: 50, ...input })),
+    .input(ConversationListQuery.partial().extend(dashboardPage(50)))
+    .query(({ ctx, input }) => listConversations(ctx.db, input)),
   handoffQueue: protectedProcedure
-    .input(ListQuery.partial())
-    .query(({ ctx, input }) => listConversations(ctx.db, { limit: 50, ...input, status: 'pending_human' })),
+    .input(ListQuery.partial().extend(dashboardPage(50)))
+    .query(({ ctx, input }) => listConversations(ctx.db, { ...input, status: 'pending_human' })),
   messages: protectedProcedure
     .input(IdInput.extend({ limit: z.number().int().min(1).max(100).default(20), cursor: z.string().optional() }))
     .query(({ ctx, input }) => listMessages(ctx.db, ctx.tenantId, input)),

@@ -13,13 +13,13 @@ import {
   sendTestEvent,
   updateEndpoint,
 } from '../../webhooks';
-import { adminProcedure, createTRPCRouter, IdInput } from '../init';
+import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '../init';
 
 /** Settings > Webhooks: endpoints and their deliveries, through the webhook domain functions. */
 export const webhooksRouter = createTRPCRouter({
   list: adminProcedure
-    .input(ListQuery.partial())
-    .query(({ ctx, input }) => listEndpoints(ctx.db, ctx.tenantId, { limit: 100, ...input })),
+    .input(ListQuery.partial().extend(dashboardPage(100)))
+    .query(({ ctx, input }) => listEndpoints(ctx.db, ctx.tenantId, input)),
   get: adminProcedure.input(IdInput).query(({ ctx, input }) => getEndpoint(ctx.db, ctx.tenantId, input)),
   create: adminProcedure.input(CreateWebhookBody).mutation(({ ctx, input }) => createEndpoint(ctx.db, ctx.tenantId, input)),
   update: adminProcedure
@@ -33,13 +33,15 @@ export const webhooksRouter = createTRPCRouter({
   sendTest: adminProcedure.input(IdInput).mutation(({ ctx, input }) => sendTestEvent(ctx.db, ctx.tenantId, input)),
   deliveries: adminProcedure
     .input(
-      ListQuery.partial().extend({
-        /** Omitted: deliveries across all endpoints (the "Failed deliveries" view). */
-        endpointId: z.string().min(1).max(100).optional(),
-        status: DeliveryStatus.optional(),
-      }),
+      ListQuery.partial()
+        .extend(dashboardPage(50))
+        .extend({
+          /** Omitted: deliveries across all endpoints (the "Failed deliveries" view). */
+          endpointId: z.string().min(1).max(100).optional(),
+          status: DeliveryStatus.optional(),
+        }),
     )
-    .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.tenantId, { limit: 50, ...input })),
+    .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.tenantId, input)),
   delivery: adminProcedure.input(IdInput).query(({ ctx, input }) => getDelivery(ctx.db, ctx.tenantId, input)),
   resend: adminProcedure.input(IdInput).mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.tenantId, input)),
 });
