@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
 import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../_components/feedback';
 import { StatusSelect } from '../../_components/status-select';
+import { TableHead } from '../../_components/table-head';
 import { useTRPC } from '../../_components/trpc';
 
 const FILTERS = ['all', 'pending', 'confirmed', 'completed', 'cancelled'] as const;
@@ -51,18 +52,7 @@ export function BookingsView() {
       >
         {() => (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Customer</th>
-                <th scope="col">Service</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Ends</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Customer', 'Service', 'Starts', 'Ends', 'Status']} hidden="Actions" />
             <tbody>
               {rows.map((b) => (
                 <tr key={b.id} data-testid={`booking-${b.id}`}>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { StatusBadge } from '../../_components/delivery-status';
 import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../_components/feedback';
 import { StatusSelect } from '../../_components/status-select';
+import { TableHead } from '../../_components/table-head';
 import { useTRPC } from '../../_components/trpc';
 import { MessagesPanel } from './messages-panel';
 
@@ -63,18 +64,7 @@ export function ConversationsView() {
 
   const table = (rows: Conversation[], label: string) => (
     <table aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">Contact</th>
-          <th scope="col">Channel</th>
-          <th scope="col">Status</th>
-          <th scope="col">Handled by</th>
-          <th scope="col">Last message</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Contact', 'Channel', 'Status', 'Handled by', 'Last message']} hidden="Actions" />
       <tbody>
         {rows.map((c) => (
           <tr key={c.id} data-testid={`conversation-${c.id}`}>

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ErrorNote, formatTime, QueryState, SecretOnce, useFlash } from '../../../_components/feedback';
+import { TableHead } from '../../../_components/table-head';
 import { useTRPC } from '../../../_components/trpc';
 
 export function ApiKeysView() {
@@ -76,18 +77,7 @@ export function ApiKeysView() {
             <caption className="muted" style={{ textAlign: 'left', padding: '0.5rem 0' }}>
               Usable keys
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Prefix', 'Created', 'Last used', 'Expires']} hidden="Actions" />
             <tbody>
               {items.map((key) => (
                 <tr key={key.id} data-testid={`api-key-${key.prefix}`}>

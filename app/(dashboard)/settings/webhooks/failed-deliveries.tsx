@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import Link from 'next/link';
 import { StatusBadge } from '../../../_components/delivery-status';
 import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../../_components/feedback';
+import { TableHead } from '../../../_components/table-head';
 import { useTRPC } from '../../../_components/trpc';
 
 /** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
@@ -34,18 +35,7 @@ export function FailedDeliveries() {
       <QueryState query={failed} rows={rows} empty={<p className="empty">No failed deliveries.</p>}>
         {() => (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Event</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last attempt</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Delivery', 'Event', 'Endpoint', 'Attempts', 'Last attempt']} hidden="Actions" />
             <tbody>
               {rows.map((d) => (
                 <tr key={d.id} data-testid={`failed-${d.id}`}>

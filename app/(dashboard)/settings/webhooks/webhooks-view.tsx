@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { ErrorNote, QueryState, SecretOnce, useFlash } from '../../../_components/feedback';
+import { TableHead } from '../../../_components/table-head';
 import { useTRPC } from '../../../_components/trpc';
 import { EndpointForm } from './endpoint-form';
 import { FailedDeliveries } from './failed-deliveries';
@@ -154,17 +155,7 @@ function Endpoints() {
       >
         {(items) => (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">Success (24 h)</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Endpoint', 'Events', 'State', 'Success (24 h)']} hidden="Actions" />
             <tbody>
               {items.map((e) => (
                 <tr key={e.id} data-testid={`endpoint-${e.id}`}>

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { StatusBadge } from '../../../../_components/delivery-status';
 import { ErrorNote, formatTime, Loading, useFlash } from '../../../../_components/feedback';
+import { TableHead } from '../../../../_components/table-head';
 import { useTRPC } from '../../../../_components/trpc';
 
 /** One delivery: every attempt, the payload as sent, and Resend. */
@@ -58,16 +59,7 @@ export function DeliveryPanel({ id, onResent }: { id: string; onResent: (newId: 
             <p className="muted">No attempt yet.</p>
           ) : (
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Status code</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Error / response</th>
-                </tr>
-              </thead>
+              <TableHead columns={['#', 'Time', 'Result', 'Status code', 'Latency', 'Error / response']} />
               <tbody>
                 {delivery.data.attempts.map((a) => (
                   <tr key={a.attempt_number} data-testid={`attempt-${a.attempt_number}`}>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { StatusBadge } from '../../../../_components/delivery-status';
 import { ErrorNote, formatTime, Loading, LoadMore, QueryState } from '../../../../_components/feedback';
 import { StatusSelect } from '../../../../_components/status-select';
+import { TableHead } from '../../../../_components/table-head';
 import { useTRPC } from '../../../../_components/trpc';
 import { DeliveryPanel } from './delivery-panel';
 
@@ -63,18 +64,7 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
       >
         {() => (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Delivery', 'Event', 'Status', 'Attempts', 'Created']} hidden="Details" />
             <tbody>
               {rows.map((d) => (
                 <tr key={d.id} data-testid={`delivery-${d.id}`} aria-selected={selected === d.id}>
