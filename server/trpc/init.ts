@@ -92,7 +92,6 @@ export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
 
 /** Shared inputs. */
 export const IdInput = z.object({ id: z.string().min(1).max(100) });
-export const PageInput = z.object({ limit: z.number().int().min(1).max(100).default(20), cursor: z.string().optional() });
 
 /**
  * The page size of a dashboard list, to `.extend()` a REST list query's `.partial()` with: the

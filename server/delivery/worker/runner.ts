@@ -43,7 +43,8 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
 
   const claimed: Claimed[] = [];
   const running = new Set<Promise<void>>();
-  let claiming = false;
+  /** The claim under way, if any (one at a time). */
+  let claiming: Promise<void> | undefined;
   /** The last claim found fewer due deliveries than it asked for: wait for a NOTIFY or the next poll. */
   let caughtUp = false;
   /** Counts wake-ups, so one that arrives while a claim is under way is not lost. */
@@ -66,7 +67,6 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   };
 
   const claim = async () => {
-    claiming = true;
     const wakesBefore = wakes;
     try {
       const limit = prefetch - claimed.length;
@@ -83,9 +83,6 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       caughtUp = true; // try again at the next poll
       logger().warn({ err: error }, 'claiming deliveries failed; retrying at the next poll');
     }
-    if (stopping) await release(); // stop() waits for this
-    claiming = false;
-    pump();
   };
 
   function pump() {
@@ -95,7 +92,12 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       // Start only what can finish inside its claim; the rest lapses and is claimed again.
       if (Date.now() - next.claimedAt <= leaseMs - timeoutMs - CLAIM_MARGIN_MS) start(next);
     }
-    if (!claiming && !caughtUp && claimed.length <= concurrency) void claim();
+    if (!claiming && !caughtUp && claimed.length <= concurrency) {
+      claiming = claim().finally(() => {
+        claiming = undefined;
+        pump();
+      });
+    }
   }
 
   const wake = () => {
@@ -103,11 +105,6 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     caughtUp = false;
     pump();
   };
-
-  async function release() {
-    const ids = claimed.splice(0).map((c) => c.id);
-    if (ids.length > 0) await pool.query(RELEASE_SQL, [ids]).catch(() => undefined); // else they lapse
-  }
 
   // LISTEN on a connection of its own, reconnected if it drops; polling covers the gap.
   let listener: pg.Client | undefined;
@@ -143,8 +140,11 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
         stopping = true;
         clearInterval(poll);
         clearTimeout(reconnect);
-        if (!claiming) await release(); // else the claim in flight releases what it gets
-        while (claiming || running.size > 0) await Promise.all([...running, new Promise((r) => setTimeout(r, 5))]);
+        await claiming;
+        // Give back what was claimed but not started (else it lapses); nothing new starts now.
+        const unstarted = claimed.splice(0).map((c) => c.id);
+        if (unstarted.length > 0) await pool.query(RELEASE_SQL, [unstarted]).catch(() => undefined);
+        await Promise.all(running);
         await listener?.end().catch(() => undefined);
         await pool.end();
         logger().info('delivery worker stopped');
