@@ -14,9 +14,14 @@ export async function resendDelivery(db: TenantDb, tenantId: string, input: { id
   if (!original.endpoint.isActive) {
     throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it before resending');
   }
-  const [id] = await db.$transaction((tx) =>
-    createDeliveries(tx, { tenantId, eventId: original.eventId, endpointIds: [original.endpointId], resendOfId: original.id }),
-  );
-  const row = await db.delivery.findUniqueOrThrow({ where: { id }, include: { event: true } });
-  return serializeDelivery(row);
+  // Read before commit, as created (see send-test-event.ts).
+  return db.$transaction(async (tx) => {
+    const [id] = await createDeliveries(tx, {
+      tenantId,
+      eventId: original.eventId,
+      endpointIds: [original.endpointId],
+      resendOfId: original.id,
+    });
+    return serializeDelivery(await tx.delivery.findUniqueOrThrow({ where: { id }, include: { event: true } }));
+  });
 }

@@ -8,8 +8,10 @@ import { serializeDelivery } from './serialize';
 export async function sendTestEvent(db: TenantDb, tenantId: string, input: { id: string }) {
   const endpoint = await findEndpointOr404(db, input.id);
   if (!endpoint.isActive) throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it to send a test event');
-  const { envelope, deliveryIds } = await db.$transaction((tx) =>
-    recordEventFor(
+  // The delivery is read before commit: the answer shows it as created, not however far the
+  // worker (which starts on commit) has got with it by then.
+  return db.$transaction(async (tx) => {
+    const { envelope, deliveryIds } = await recordEventFor(
       tx,
       {
         tenantId,
@@ -17,8 +19,8 @@ export async function sendTestEvent(db: TenantDb, tenantId: string, input: { id:
         object: { endpoint_id: endpoint.id, message: 'This is a test event sent from Switchboard' },
       },
       [endpoint.id],
-    ),
-  );
-  const delivery = await db.delivery.findUniqueOrThrow({ where: { id: deliveryIds[0] }, include: { event: true } });
-  return { event: envelope, delivery: serializeDelivery(delivery) };
+    );
+    const delivery = await tx.delivery.findUniqueOrThrow({ where: { id: deliveryIds[0] }, include: { event: true } });
+    return { event: envelope, delivery: serializeDelivery(delivery) };
+  });
 }
