@@ -164,6 +164,7 @@ async function measureAll(): Promise<void> {
     `\nsustained deliveries/s (${DELIVERIES} deliveries per round, medians of ${ROUNDS} rounds, worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
   );
   console.log('receivers | worker drain | worker end-to-end | baseline (sign + POST loop) | drain/baseline | e2e/baseline');
+  console.log('(drain and baseline: medians of the rounds; drain/baseline: median of the per-round ratios)');
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   for (const count of RECEIVER_COUNTS) {
     const { receivers, emit, db } = await setUpScenario(`throughput-${count}`, count);
