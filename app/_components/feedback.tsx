@@ -90,13 +90,17 @@ export function formatTime(iso: string | null | undefined): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-/** "Load more" under a cursor-paginated list (CONTRACT §1 pagination). */
-export function LoadMore({ hasMore, loading, onLoad }: { hasMore: boolean; loading: boolean; onLoad: () => void }) {
-  if (!hasMore) return null;
+/** "Load more" under a cursor-paginated list (CONTRACT §1 pagination), driven by its infinite query. */
+export function LoadMore({
+  query,
+}: {
+  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
+}) {
+  if (!query.hasNextPage) return null;
   return (
     <div className="row" style={{ justifyContent: 'center', marginTop: '0.75rem' }}>
-      <button type="button" className="secondary" disabled={loading} onClick={onLoad}>
-        {loading ? 'Loading…' : 'Load more'}
+      <button type="button" className="secondary" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+        {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
       </button>
     </div>
   );

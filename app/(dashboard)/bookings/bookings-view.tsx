@@ -98,11 +98,7 @@ export function BookingsView() {
           </table>
         )}
       </QueryState>
-      <LoadMore
-        hasMore={bookings.hasNextPage}
-        loading={bookings.isFetchingNextPage}
-        onLoad={() => void bookings.fetchNextPage()}
-      />
+      <LoadMore query={bookings} />
     </>
   );
 }

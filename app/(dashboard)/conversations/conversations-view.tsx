@@ -140,7 +140,7 @@ export function ConversationsView() {
       >
         {() => table(allRows, 'All conversations')}
       </QueryState>
-      <LoadMore hasMore={all.hasNextPage} loading={all.isFetchingNextPage} onLoad={() => void all.fetchNextPage()} />
+      <LoadMore query={all} />
       {open && <MessagesPanel id={open} />}
     </>
   );

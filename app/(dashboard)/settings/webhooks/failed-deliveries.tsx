@@ -67,7 +67,7 @@ export function FailedDeliveries() {
           </table>
         )}
       </QueryState>
-      <LoadMore hasMore={failed.hasNextPage} loading={failed.isFetchingNextPage} onLoad={() => void failed.fetchNextPage()} />
+      <LoadMore query={failed} />
     </>
   );
 }

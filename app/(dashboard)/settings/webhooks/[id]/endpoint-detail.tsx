@@ -96,11 +96,7 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
           </table>
         )}
       </QueryState>
-      <LoadMore
-        hasMore={deliveries.hasNextPage}
-        loading={deliveries.isFetchingNextPage}
-        onLoad={() => void deliveries.fetchNextPage()}
-      />
+      <LoadMore query={deliveries} />
       {selected && <DeliveryPanel id={selected} onResent={(newId) => setSelected(newId)} />}
     </>
   );
