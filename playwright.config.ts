@@ -11,7 +11,8 @@ import { defineConfig, devices } from '@playwright/test';
  * worker, so the chosen port and directory travel through the environment.
  */
 function freePort(): string {
-  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
+  const script =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
   return execFileSync(process.execPath, ['-e', script]).toString().trim();
 }
 
@@ -72,7 +73,9 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 860 } } }],
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 860 } } },
+  ],
   webServer: {
     // E2E_SKIP_BUILD=1 reuses an existing .next build while iterating on the tests.
     command: env.E2E_SKIP_BUILD === '1' ? 'npm start' : 'npm run build && npm start',

@@ -10,4 +10,6 @@ export default withAuth({
   secret: process.env.AUTH_SECRET,
 });
 
-export const config = { matcher: ['/bookings/:path*', '/conversations/:path*', '/settings/:path*', '/select-tenant'] };
+export const config = {
+  matcher: ['/bookings/:path*', '/conversations/:path*', '/settings/:path*', '/select-tenant'],
+};

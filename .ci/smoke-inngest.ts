@@ -4,7 +4,7 @@
 // event must then count as dispatched (the outbox relay ran after commit).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cli, startProductionServer } from '../scripts/lib/production-server';
+import { cli, startProductionServer } from '@/scripts/lib/production-server';
 
 const received: Array<{ name: string; id?: string; data: { deliveryId: string; endpointId: string } }> = [];
 const fakeInngest = createServer((req, res) => {
@@ -53,10 +53,12 @@ try {
     'Content-Type': 'application/json',
   };
   const post = (path: string, body: unknown) =>
-    fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(async (r) => ({
-      status: r.status,
-      body: await r.json(),
-    }));
+    fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(
+      async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }),
+    );
 
   const endpoint = await post('/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['booking.*'] });
   if (endpoint.status !== 201) throw new Error(`POST /webhooks answered ${endpoint.status}`);

@@ -11,7 +11,9 @@ const vitest = JSON.parse(readFileSync(vitestFile, 'utf8'));
 passed += vitest.numPassedTests;
 failed += vitest.numFailedTests;
 skipped += vitest.numPendingTests + vitest.numTodoTests;
-console.log(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed in ${vitest.numTotalTestSuites} suites`);
+console.log(
+  `vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed in ${vitest.numTotalTestSuites} suites`,
+);
 if (vitest.numTotalTests === 0) failed += 1;
 
 const playwright = JSON.parse(readFileSync(playwrightFile, 'utf8'));
@@ -19,7 +21,9 @@ const s = playwright.stats;
 passed += s.expected;
 failed += s.unexpected + s.flaky;
 skipped += s.skipped;
-console.log(`playwright: ${s.expected} passed, ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`);
+console.log(
+  `playwright: ${s.expected} passed, ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`,
+);
 if (s.expected === 0) failed += 1;
 
 console.log(`ci: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

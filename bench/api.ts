@@ -2,9 +2,9 @@
 // 500 bookings) against GET /api/health (one `select 1`) on the same production server process.
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cli, startProductionServer } from '../scripts/lib/production-server';
-import { ensureEmbeddedDatabase } from '../server/db/embedded';
-import { newId } from '../server/lib/ids';
+import { cli, startProductionServer } from '@/scripts/lib/production-server';
+import { ensureEmbeddedDatabase } from '@/server/db/embedded';
+import { newId } from '@/server/lib/ids';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 function measure(url: string, connections: number, headers: Record<string, string> = {}) {
@@ -32,7 +32,14 @@ export async function run(): Promise<void> {
       await client.query(
         `insert into bookings (id, tenant_id, status, customer_name, customer_email, start_at, end_at, updated_at)
          values ($1, $2, 'pending', $3, $4, $5, $6, now())`,
-        [newId('booking'), tenant.tenant_id, `Customer ${i}`, `c${i}@example.test`, start, new Date(start.getTime() + 1_800_000)],
+        [
+          newId('booking'),
+          tenant.tenant_id,
+          `Customer ${i}`,
+          `c${i}@example.test`,
+          start,
+          new Date(start.getTime() + 1_800_000),
+        ],
       );
     }
     await client.end();

@@ -68,7 +68,7 @@ const median = (values: number[]) =>
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-webhooks-'));
   chmodSync(dataDir, 0o755);
-  const { ensureEmbeddedDatabase } = await import('../server/db/embedded');
+  const { ensureEmbeddedDatabase } = await import('@/server/db/embedded');
   const embedded = await ensureEmbeddedDatabase(dataDir);
   try {
     const admin = new URL(embedded.url);
@@ -87,13 +87,13 @@ export async function run(): Promise<void> {
       DELIVERY_ENGINE: 'worker',
       LOG_LEVEL: 'silent',
     });
-    const { applyMigrations } = await import('../server/db/migrate');
+    const { applyMigrations } = await import('@/server/db/migrate');
     await applyMigrations(url.toString());
-    const { resetSettingsCache } = await import('../server/config/settings');
+    const { resetSettingsCache } = await import('@/server/config/settings');
     resetSettingsCache();
     await measureAll();
   } finally {
-    const { disconnectDb } = await import('../server/db/client');
+    const { disconnectDb } = await import('@/server/db/client');
     await disconnectDb();
     await embedded.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -101,14 +101,14 @@ export async function run(): Promise<void> {
 }
 
 async function measureAll(): Promise<void> {
-  const { startDeliveryWorker } = await import('../server/delivery/worker/runner');
-  const { createTenantWithAdmin } = await import('../server/domain/tenants');
-  const { forTenant } = await import('../server/db/tenant-scope');
-  const { recordEvent } = await import('../server/events/record');
-  const { createEndpoint } = await import('../server/webhooks');
-  const { signAttempt } = await import('../server/delivery/sign');
-  const { sendWebhook } = await import('../server/delivery/send');
-  const { envelopeBody } = await import('../server/delivery/attempt');
+  const { startDeliveryWorker } = await import('@/server/delivery/worker/runner');
+  const { createTenantWithAdmin } = await import('@/server/domain/tenants');
+  const { forTenant } = await import('@/server/db/tenant-scope');
+  const { recordEvent } = await import('@/server/events/record');
+  const { createEndpoint } = await import('@/server/webhooks');
+  const { signAttempt } = await import('@/server/delivery/sign');
+  const { sendWebhook } = await import('@/server/delivery/send');
+  const { envelopeBody } = await import('@/server/delivery/attempt');
 
   const worker = await startDeliveryWorker();
   const newTenant = (name: string) =>
@@ -125,7 +125,11 @@ async function measureAll(): Promise<void> {
     for (const url of receivers.urls) await createEndpoint(db, tenantId, { url, events: ['booking.*'] });
     const emit = (i: number) =>
       db.$transaction((tx) =>
-        recordEvent(tx, { tenantId, type: 'booking.confirmed', object: { id: `bkg_${i}`, status: 'confirmed', n: i } }),
+        recordEvent(tx, {
+          tenantId,
+          type: 'booking.confirmed',
+          object: { id: `bkg_${i}`, status: 'confirmed', n: i },
+        }),
       );
     return { receivers, emit, db };
   }
@@ -163,7 +167,9 @@ async function measureAll(): Promise<void> {
   console.log(
     `\nsustained deliveries/s (${DELIVERIES} deliveries per round, medians of ${ROUNDS} rounds, worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
   );
-  console.log('receivers | worker drain | worker end-to-end | baseline (sign + POST loop) | drain/baseline | e2e/baseline');
+  console.log(
+    'receivers | worker drain | worker end-to-end | baseline (sign + POST loop) | drain/baseline | e2e/baseline',
+  );
   console.log('(drain and baseline: medians of the rounds; drain/baseline: median of the per-round ratios)');
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   for (const count of RECEIVER_COUNTS) {
@@ -195,7 +201,11 @@ async function measureAll(): Promise<void> {
 
     // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
     const baseline = async () => {
-      const rows = await db.delivery.findMany({ include: { event: true, endpoint: true }, orderBy: { id: 'desc' }, take: total });
+      const rows = await db.delivery.findMany({
+        include: { event: true, endpoint: true },
+        orderBy: { id: 'desc' },
+        take: total,
+      });
       let index = 0;
       const started = performance.now();
       await Promise.all(
@@ -209,7 +219,10 @@ async function measureAll(): Promise<void> {
               secrets: [secret],
               attempt: 1,
             });
-            const outcome = await sendWebhook(row.endpoint.url, signed, { timeoutMs: 10_000, allowPrivate: true });
+            const outcome = await sendWebhook(row.endpoint.url, signed, {
+              timeoutMs: 10_000,
+              allowPrivate: true,
+            });
             if (!outcome.ok) throw new Error(`baseline POST failed: ${outcome.error}`);
           }
         }),

@@ -48,10 +48,14 @@ test('a user of two tenants picks one after sign-in and can switch', async ({ pa
   await page.screenshot({ path: 'test-results/screens/select-tenant.png' });
   await page.getByRole('button', { name: new RegExp(f.otherTenantName) }).click();
   await expect(page.getByTestId('current-tenant')).toContainText(`${f.otherTenantName} · admin`);
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }),
+  ).toBeVisible();
 
   await page.getByRole('link', { name: 'Switch tenant' }).click();
   await page.getByRole('button', { name: new RegExp(f.tenantName) }).click();
   await expect(page.getByTestId('current-tenant')).toContainText(`${f.tenantName} · agent`);
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' })).toHaveCount(0);
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }),
+  ).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { serverEnv } from '../playwright.config';
+import { serverEnv } from '@/playwright.config';
 import { FIXTURES_FILE, type Fixtures } from './fixtures';
 
 /** Creates the tenants and users the tests sign in with, through the operator CLI (CONTRACT §8). */
@@ -20,8 +20,28 @@ export default function globalSetup() {
   const agent = { email: 'agent@e2e.test', password };
   const multi = { email: 'multi@e2e.test', password };
 
-  const main = cli(['tenant', 'create', '--name', 'Harbour Clinic', '--admin-email', admin.email, '--admin-password', password]);
-  cli(['user', 'create', '--tenant', main.tenant_id, '--email', agent.email, '--password', password, '--role', 'agent']);
+  const main = cli([
+    'tenant',
+    'create',
+    '--name',
+    'Harbour Clinic',
+    '--admin-email',
+    admin.email,
+    '--admin-password',
+    password,
+  ]);
+  cli([
+    'user',
+    'create',
+    '--tenant',
+    main.tenant_id,
+    '--email',
+    agent.email,
+    '--password',
+    password,
+    '--role',
+    'agent',
+  ]);
   // A user of two tenants (agent in one, admin in the other) exercises the tenant picker.
   const other = cli([
     'tenant',
@@ -33,8 +53,30 @@ export default function globalSetup() {
     '--admin-password',
     password,
   ]);
-  cli(['user', 'create', '--tenant', main.tenant_id, '--email', multi.email, '--password', password, '--role', 'agent']);
-  cli(['user', 'create', '--tenant', other.tenant_id, '--email', multi.email, '--password', password, '--role', 'admin']);
+  cli([
+    'user',
+    'create',
+    '--tenant',
+    main.tenant_id,
+    '--email',
+    multi.email,
+    '--password',
+    password,
+    '--role',
+    'agent',
+  ]);
+  cli([
+    'user',
+    'create',
+    '--tenant',
+    other.tenant_id,
+    '--email',
+    multi.email,
+    '--password',
+    password,
+    '--role',
+    'admin',
+  ]);
 
   const fixtures: Fixtures = {
     tenantId: main.tenant_id,

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { api, fixtures, signInToDashboard } from './fixtures';
 
-test('bookings created through the REST API are confirmed and completed in the dashboard', async ({ page }) => {
+test('bookings created through the REST API are confirmed and completed in the dashboard', async ({
+  page,
+}) => {
   const start = new Date(Date.now() + 2 * 86_400_000);
   const created = await api('POST', '/bookings', {
     customer: { name: 'Grace Hopper', email: 'grace@example.test' },
@@ -18,7 +20,9 @@ test('bookings created through the REST API are confirmed and completed in the d
   await expect(row).toContainText('pending');
   await page.screenshot({ path: 'test-results/screens/bookings.png', fullPage: true });
   await row.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Booking for Grace Hopper confirmed' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Booking for Grace Hopper confirmed' }),
+  ).toBeVisible();
   await expect(row.getByText('confirmed')).toBeVisible();
   expect((await api('GET', `/bookings/${id}`)).body.status).toBe('confirmed');
 
@@ -39,17 +43,29 @@ test('a booking is cancelled with a reason from the dashboard', async ({ page })
   const row = page.getByTestId(`booking-${created.body.id}`);
   page.once('dialog', (dialog) => dialog.accept('Customer called to cancel'));
   await row.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Booking for Alan Turing cancelled' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Booking for Alan Turing cancelled' }),
+  ).toBeVisible();
   await expect(row).toContainText('cancelled');
   await expect(row).toContainText('Customer called to cancel');
-  expect((await api('GET', `/bookings/${created.body.id}`)).body.cancellation_reason).toBe('Customer called to cancel');
+  expect((await api('GET', `/bookings/${created.body.id}`)).body.cancellation_reason).toBe(
+    'Customer called to cancel',
+  );
 });
 
-test('a handed-off conversation waits in the queue until an agent takes it and resolves it', async ({ page }) => {
-  const created = await api('POST', '/conversations', { channel: 'web', contact: { name: 'Linus', phone: '+4915112345678' } });
+test('a handed-off conversation waits in the queue until an agent takes it and resolves it', async ({
+  page,
+}) => {
+  const created = await api('POST', '/conversations', {
+    channel: 'web',
+    contact: { name: 'Linus', phone: '+4915112345678' },
+  });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
-  const handoff = await api('POST', `/conversations/${id}/handoff`, { reason: 'asks for a refund', summary: 'Wants a refund' });
+  const handoff = await api('POST', `/conversations/${id}/handoff`, {
+    reason: 'asks for a refund',
+    summary: 'Wants a refund',
+  });
   expect(handoff.status).toBe(200);
 
   await signInToDashboard(page, fixtures().agent);
@@ -59,7 +75,9 @@ test('a handed-off conversation waits in the queue until an agent takes it and r
   await expect(queued).toContainText('Wants a refund');
   await page.screenshot({ path: 'test-results/screens/conversations.png', fullPage: true });
   await queued.getByRole('button', { name: 'Assign to me' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'You now handle the conversation with Linus' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'You now handle the conversation with Linus' }),
+  ).toBeVisible();
   await expect(queue.getByTestId(`conversation-${id}`)).toHaveCount(0);
 
   const row = page.getByRole('table', { name: 'All conversations' }).getByTestId(`conversation-${id}`);

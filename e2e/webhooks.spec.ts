@@ -8,7 +8,12 @@ test.afterEach(async () => {
   await receiver?.close();
 });
 
-async function createEndpoint(page: Page, url: string, description: string, screenshot?: string): Promise<string> {
+async function createEndpoint(
+  page: Page,
+  url: string,
+  description: string,
+  screenshot?: string,
+): Promise<string> {
   await page.goto('/settings/webhooks');
   await page.getByRole('button', { name: 'Add endpoint' }).click();
   const form = page.getByRole('form', { name: 'New webhook endpoint' });
@@ -22,10 +27,17 @@ async function createEndpoint(page: Page, url: string, description: string, scre
   return (await secret.textContent()) ?? '';
 }
 
-test('create an endpoint, copy its secret once, send a test event and inspect the succeeded delivery', async ({ page }) => {
+test('create an endpoint, copy its secret once, send a test event and inspect the succeeded delivery', async ({
+  page,
+}) => {
   receiver = await startReceiver(200);
   await signInToDashboard(page, fixtures().admin);
-  const secret = await createEndpoint(page, receiver.url, 'Front desk system', 'test-results/screens/webhook-create.png');
+  const secret = await createEndpoint(
+    page,
+    receiver.url,
+    'Front desk system',
+    'test-results/screens/webhook-create.png',
+  );
   await expect(page.getByRole('status').filter({ hasText: 'Endpoint created' })).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/webhooks-secret.png', fullPage: true });
 
@@ -35,7 +47,9 @@ test('create an endpoint, copy its secret once, send a test event and inspect th
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText(secret)).toHaveCount(0);
 
-  const row = page.getByRole('row', { name: new RegExp(receiver.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')) });
+  const row = page.getByRole('row', {
+    name: new RegExp(receiver.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
+  });
   await expect(row.getByText('active')).toBeVisible();
   await row.getByRole('button', { name: 'Send test' }).click();
   await expect(page.getByRole('status').filter({ hasText: /Test event evt_\w+ queued/ })).toBeVisible();
@@ -43,7 +57,9 @@ test('create an endpoint, copy its secret once, send a test event and inspect th
   // The receiver got a Standard Webhooks request signed with the secret shown at creation.
   await expect.poll(() => receiver.requests.length).toBe(1);
   const request = receiver.requests[0];
-  const verified = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as { type: string };
+  const verified = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+    type: string;
+  };
   expect(verified.type).toBe('webhook.test');
 
   // After a reload the secret is nowhere on the page: it was shown once.
@@ -66,7 +82,9 @@ test('create an endpoint, copy its secret once, send a test event and inspect th
   await page.screenshot({ path: 'test-results/screens/webhook-detail.png', fullPage: true });
 });
 
-test('a failing receiver leaves a failed delivery in "Failed deliveries"; Resend succeeds once it is fixed', async ({ page }) => {
+test('a failing receiver leaves a failed delivery in "Failed deliveries"; Resend succeeds once it is fixed', async ({
+  page,
+}) => {
   receiver = await startReceiver(500);
   await signInToDashboard(page, fixtures().admin);
   await createEndpoint(page, receiver.url, 'Flaky receiver');
@@ -96,7 +114,9 @@ test('a failing receiver leaves a failed delivery in "Failed deliveries"; Resend
   receiver.status = 200;
   await panel.getByRole('button', { name: 'Resend' }).click();
   await expect(panel.getByRole('status').filter({ hasText: /Resent as delivery dlv_/ })).toBeVisible();
-  await expect(page.getByTestId('delivery-panel').getByRole('heading', { name: /^Delivery/ })).toContainText('succeeded');
+  await expect(page.getByTestId('delivery-panel').getByRole('heading', { name: /^Delivery/ })).toContainText(
+    'succeeded',
+  );
   await expect(page.getByRole('row').filter({ hasText: 'resend of' }).getByText('succeeded')).toBeVisible();
   expect(receiver.requests.length).toBe(4);
 

@@ -9,16 +9,24 @@ const schemaPath = 'prisma/schema.prisma';
 const stampPath = 'server/db/generated/.schema-hash';
 const hash = createHash('sha256').update(readFileSync(schemaPath)).digest('hex');
 
-if (process.argv.includes('--if-changed') && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === hash) {
+if (
+  process.argv.includes('--if-changed') &&
+  existsSync(stampPath) &&
+  readFileSync(stampPath, 'utf8') === hash
+) {
   process.exit(0);
 }
 
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' };
 env.PRISMA_SCHEMA_ENGINE_BINARY ??= process.execPath;
-const result = spawnSync(process.execPath, ['node_modules/prisma/build/index.js', 'generate', `--schema=${schemaPath}`], {
-  env,
-  stdio: 'inherit',
-});
+const result = spawnSync(
+  process.execPath,
+  ['node_modules/prisma/build/index.js', 'generate', `--schema=${schemaPath}`],
+  {
+    env,
+    stdio: 'inherit',
+  },
+);
 if (result.status !== 0) {
   console.error('prisma generate failed');
   process.exit(result.status ?? 1);

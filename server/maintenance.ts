@@ -10,7 +10,9 @@ const EVERY_MS = 60_000;
 export function startMaintenance(): { stop(): void } {
   const pass = () => {
     failInterruptedMessages()
-      .then((count) => count > 0 && logger().warn({ count }, 'marked interrupted outbound messages as failed'))
+      .then(
+        (count) => count > 0 && logger().warn({ count }, 'marked interrupted outbound messages as failed'),
+      )
       .catch((error) => logger().error({ err: error }, 'maintenance pass failed'));
   };
   pass();

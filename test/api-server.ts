@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleApi } from '../server/api/routes';
-import { checkHealth } from '../server/health';
+import { handleApi } from '@/server/api/routes';
+import { checkHealth } from '@/server/health';
 
 /**
  * The real API code behind a real HTTP socket on loopback, without Next's build step: the same

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signAccessToken } from '../server/auth/jwt';
-import { db } from '../server/db/client';
+import { signAccessToken } from '@/server/auth/jwt';
+import { db } from '@/server/db/client';
 import { startApiServer, type TestServer } from './api-server';
 import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
 
@@ -38,7 +38,11 @@ describe('tenant header', () => {
     expectProblem(await api()('GET', '/bookings', { token: a.apiKey }), 400, 'tenant_header_missing');
   });
   it('must be a UUID', async () => {
-    expectProblem(await api()('GET', '/bookings', { tenantId: 'acme', token: null }), 400, 'tenant_header_invalid');
+    expectProblem(
+      await api()('GET', '/bookings', { tenantId: 'acme', token: null }),
+      400,
+      'tenant_header_invalid',
+    );
   });
 });
 
@@ -66,11 +70,19 @@ describe('credentials', () => {
 
   it('refuses a key whose secret part is wrong even with a real prefix', async () => {
     const forged = `${a.apiKey.slice(0, -4)}AAAA`;
-    expectProblem(await api()('GET', '/bookings', { tenantId: a.tenantId, token: forged }), 401, 'unauthenticated');
+    expectProblem(
+      await api()('GET', '/bookings', { tenantId: a.tenantId, token: forged }),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('answers 403 tenant_mismatch for a valid credential of another tenant', async () => {
-    expectProblem(await api()('GET', '/bookings', { tenantId: b.tenantId, token: a.apiKey }), 403, 'tenant_mismatch');
+    expectProblem(
+      await api()('GET', '/bookings', { tenantId: b.tenantId, token: a.apiKey }),
+      403,
+      'tenant_mismatch',
+    );
   });
 
   it('answers token_expired for an expired access token', async () => {
@@ -101,7 +113,10 @@ describe('credentials', () => {
       expectProblem(await api()('GET', '/bookings', { tenantId: a.tenantId, token }), 401, 'unauthenticated');
     }
     // The same signing path with untouched claims is accepted, so the refusals above are about the tampering.
-    expect((await api()('GET', '/bookings', { tenantId: a.tenantId, token: sign({ alg: 'HS256' }, claims) })).status).toBe(200);
+    expect(
+      (await api()('GET', '/bookings', { tenantId: a.tenantId, token: sign({ alg: 'HS256' }, claims) }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -118,11 +133,15 @@ describe('login, refresh and logout', () => {
       tenant_id: a.tenantId,
       user: { id: a.adminUserId, email: a.adminEmail, role: 'admin' },
     });
-    expect(Date.parse(res.body.refresh_token_expires_at) - Date.now()).toBeGreaterThan(29.9 * 24 * 3600 * 1000);
+    expect(Date.parse(res.body.refresh_token_expires_at) - Date.now()).toBeGreaterThan(
+      29.9 * 24 * 3600 * 1000,
+    );
     const claims = JSON.parse(Buffer.from(res.body.access_token.split('.')[1], 'base64url').toString());
     expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'role', 'sub', 'tid']);
     expect(claims.exp - claims.iat).toBe(1800);
-    expect((await api()('GET', '/bookings', { tenantId: a.tenantId, token: res.body.access_token })).status).toBe(200);
+    expect(
+      (await api()('GET', '/bookings', { tenantId: a.tenantId, token: res.body.access_token })).status,
+    ).toBe(200);
   });
 
   it('answers a wrong password and an unknown email alike', async () => {
@@ -145,7 +164,7 @@ describe('login, refresh and logout', () => {
   it('needs X-Tenant-ID for a user of several tenants, and honours it', async () => {
     const { email, password } = await createTestUser(a.tenantId, 'agent');
     await createTestUser(b.tenantId, 'admin').catch(() => {});
-    const { createUser } = await import('../server/domain/tenants');
+    const { createUser } = await import('@/server/domain/tenants');
     await createUser({ tenantId: b.tenantId, email, password, role: 'admin' });
     expectProblem(await login(email, password), 400, 'tenant_required');
     const inB = await login(email, password, b.tenantId);
@@ -161,7 +180,9 @@ describe('login, refresh and logout', () => {
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
     expect(second.body.refresh_token_expires_at).toBe(first.refresh_token_expires_at);
-    expect((await api()('GET', '/bookings', { tenantId: a.tenantId, token: second.body.access_token })).status).toBe(200);
+    expect(
+      (await api()('GET', '/bookings', { tenantId: a.tenantId, token: second.body.access_token })).status,
+    ).toBe(200);
 
     const replay = await api()('POST', '/auth/refresh', { body: { refresh_token: first.refresh_token } });
     expectProblem(replay, 401, 'refresh_token_reused');
@@ -175,18 +196,25 @@ describe('login, refresh and logout', () => {
 
   it('answers token_expired once the family is 30 days old', async () => {
     const session = (await login(a.adminEmail, a.adminPassword)).body;
-    const { db } = await import('../server/db/client');
-    const { sha256Hex } = await import('../server/security/hashing');
+    const { db } = await import('@/server/db/client');
+    const { sha256Hex } = await import('@/server/security/hashing');
     await db().refreshToken.update({
       where: { tokenHash: sha256Hex(session.refresh_token) },
       data: { familyExpiresAt: new Date(Date.now() - 1000) },
     });
-    expectProblem(await api()('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }), 401, 'token_expired');
+    expectProblem(
+      await api()('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }),
+      401,
+      'token_expired',
+    );
   });
 
   it('refuses a refresh with another tenant in the header', async () => {
     const session = (await login(a.adminEmail, a.adminPassword)).body;
-    const res = await api()('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token }, tenantId: b.tenantId });
+    const res = await api()('POST', '/auth/refresh', {
+      body: { refresh_token: session.refresh_token },
+      tenantId: b.tenantId,
+    });
     expectProblem(res, 403, 'tenant_mismatch');
   });
 
@@ -203,7 +231,8 @@ describe('login, refresh and logout', () => {
 
   it('rate limits repeated failures per email with Retry-After', async () => {
     const { email, password } = await createTestUser(a.tenantId, 'agent');
-    for (let i = 0; i < 10; i++) expectProblem(await login(email, 'wrong password'), 401, 'invalid_credentials');
+    for (let i = 0; i < 10; i++)
+      expectProblem(await login(email, 'wrong password'), 401, 'invalid_credentials');
     const limited = await login(email, password);
     expectProblem(limited, 429, 'rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -222,11 +251,19 @@ describe('request bodies', () => {
     );
   });
   it('answers 400 invalid_json for malformed JSON', async () => {
-    expectProblem(await post({ rawBody: '{"name": ', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_json');
+    expectProblem(
+      await post({ rawBody: '{"name": ', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
   });
   it('answers 413 for a body over 1 MiB', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
-    expectProblem(await post({ rawBody: big, headers: { 'Content-Type': 'application/json' } }), 413, 'payload_too_large');
+    expectProblem(
+      await post({ rawBody: big, headers: { 'Content-Type': 'application/json' } }),
+      413,
+      'payload_too_large',
+    );
   });
   it('answers 422 with every problem listed', async () => {
     const res = await post({ body: { name: '', expires_at: 'yesterday' } });
@@ -250,7 +287,9 @@ describe('API keys', () => {
     expect(row.key).toBeUndefined();
     expect(Date.parse(row.last_used_at)).toBeGreaterThan(Date.now() - 60_000);
 
-    const graceful = await call('POST', `/api-keys/${created.body.id}/rotate`, { body: { grace_seconds: 3600 } });
+    const graceful = await call('POST', `/api-keys/${created.body.id}/rotate`, {
+      body: { grace_seconds: 3600 },
+    });
     expect(graceful.status).toBe(201);
     expect((await call('GET', '/bookings', { token: key })).status).toBe(200);
     expect((await call('GET', '/bookings', { token: graceful.body.key })).status).toBe(200);
@@ -284,7 +323,9 @@ describe('API keys', () => {
 
   it('is admin-only: agents get 403 forbidden', async () => {
     const agent = await createTestUser(a.tenantId, 'agent');
-    const session = await api()('POST', '/auth/login', { body: { email: agent.email, password: agent.password } });
+    const session = await api()('POST', '/auth/login', {
+      body: { email: agent.email, password: agent.password },
+    });
     const call = client(server.url, { tenantId: a.tenantId, token: session.body.access_token });
     expectProblem(await call('GET', '/api-keys'), 403, 'forbidden');
     expectProblem(await call('POST', '/api-keys', { body: { name: 'x' } }), 403, 'forbidden');
@@ -298,7 +339,9 @@ describe('API keys', () => {
     const asA = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
     expectProblem(await asA('DELETE', `/api-keys/${mine.body.id}`), 404, 'not_found');
     expectProblem(await asA('POST', `/api-keys/${mine.body.id}/rotate`, { body: {} }), 404, 'not_found');
-    expect((await asA('GET', '/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(mine.body.id);
+    expect((await asA('GET', '/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(
+      mine.body.id,
+    );
   });
 });
 
@@ -329,30 +372,35 @@ describe('routing and metadata', () => {
     const res = await api()('GET', '/openapi.json', { tenantId: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const { routes } = await import('../server/api/routes');
+    const { routes } = await import('@/server/api/routes');
     for (const route of routes) {
       const op = res.body.paths[`/api/v1${route.path}`]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
-      if (route.auth === 'tenant') expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401', '403']));
+      if (route.auth === 'tenant')
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401', '403']));
     }
   });
 });
 
 describe('API rate limit', () => {
   it('answers 429 rate_limited with Retry-After past the per-credential budget, per credential', async () => {
-    const { resetSettingsCache } = await import('../server/config/settings');
+    const { resetSettingsCache } = await import('@/server/config/settings');
     process.env.API_RATE_LIMIT_PER_SECOND = '5';
     resetSettingsCache();
     try {
       const call = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
-      const statuses = await Promise.all(Array.from({ length: 8 }, () => call('GET', '/bookings').then((r) => r)));
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, () => call('GET', '/bookings').then((r) => r)),
+      );
       const limited = statuses.filter((r) => r.status === 429);
       expect(statuses.filter((r) => r.status === 200).length).toBeLessThanOrEqual(5);
       expect(limited.length).toBeGreaterThanOrEqual(3);
       expectProblem(limited[0], 429, 'rate_limited');
       expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       // Another credential has its own budget.
-      expect((await client(server.url, { tenantId: b.tenantId, token: b.apiKey })('GET', '/bookings')).status).toBe(200);
+      expect(
+        (await client(server.url, { tenantId: b.tenantId, token: b.apiKey })('GET', '/bookings')).status,
+      ).toBe(200);
     } finally {
       delete process.env.API_RATE_LIMIT_PER_SECOND;
       resetSettingsCache();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../server/api/routes';
-import { resetSettingsCache } from '../server/config/settings';
+import { routes } from '@/server/api/routes';
+import { resetSettingsCache } from '@/server/config/settings';
 import { startApiServer, type TestServer } from './api-server';
 import { client, createTestTenant, type TestTenant } from './helpers';
 
@@ -60,7 +60,9 @@ describe('every route with bad input', () => {
             headers: attempt.rawBody === undefined ? {} : { 'Content-Type': 'application/json' },
           });
           if (res.status >= 500)
-            problems.push(`${route.method} ${attempt.path} ${attempt.rawBody ?? ''} → ${res.status} ${res.text.slice(0, 200)}`);
+            problems.push(
+              `${route.method} ${attempt.path} ${attempt.rawBody ?? ''} → ${res.status} ${res.text.slice(0, 200)}`,
+            );
         }
       }
     }

@@ -26,7 +26,8 @@ async function bookingIn(status: 'pending' | 'confirmed' | 'cancelled' | 'comple
   const created = await api('POST', '/bookings', { body: newBooking() });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
-  if (status === 'confirmed' || status === 'completed') expect((await api('POST', `/bookings/${id}/confirm`)).status).toBe(200);
+  if (status === 'confirmed' || status === 'completed')
+    expect((await api('POST', `/bookings/${id}/confirm`)).status).toBe(200);
   if (status === 'completed') expect((await api('POST', `/bookings/${id}/complete`)).status).toBe(200);
   if (status === 'cancelled') expect((await api('POST', `/bookings/${id}/cancel`)).status).toBe(200);
   return id;
@@ -34,7 +35,9 @@ async function bookingIn(status: 'pending' | 'confirmed' | 'cancelled' | 'comple
 
 describe('create and read', () => {
   it('creates a pending booking and records booking.created with the REST representation', async () => {
-    const res = await a.agent('POST', '/bookings', { body: newBooking({ notes: 'first visit', metadata: { source: 'web' } }) });
+    const res = await a.agent('POST', '/bookings', {
+      body: newBooking({ notes: 'first visit', metadata: { source: 'web' } }),
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       status: 'pending',
@@ -57,7 +60,10 @@ describe('create and read', () => {
     const res = await a.admin('POST', '/bookings', {
       body: newBooking({ start_at: '2026-12-01T10:00:00+01:00', end_at: '2026-12-01T11:00:00+01:00' }),
     });
-    expect(res.body).toMatchObject({ start_at: '2026-12-01T09:00:00.000Z', end_at: '2026-12-01T10:00:00.000Z' });
+    expect(res.body).toMatchObject({
+      start_at: '2026-12-01T09:00:00.000Z',
+      end_at: '2026-12-01T10:00:00.000Z',
+    });
   });
 
   it.each([
@@ -130,7 +136,9 @@ describe('state machine', () => {
       expect(statuses).toEqual([200, 409]);
       const winner = x.status === 200 ? x.body : y.body;
       expect((await a.admin('GET', `/bookings/${id}`)).body.status).toBe(winner.status);
-      const finals = (await eventsOf(a.tenantId, { objectId: id })).filter((e) => /cancelled|completed/.test(e.type));
+      const finals = (await eventsOf(a.tenantId, { objectId: id })).filter((e) =>
+        /cancelled|completed/.test(e.type),
+      );
       expect(finals.map((e) => e.type)).toEqual([`booking.${winner.status}`]);
     }
   });
@@ -190,7 +198,9 @@ describe('update and reschedule', () => {
     for (let round = 0; round < 5; round++) {
       const id = await bookingIn('confirmed');
       const [patch, cancel] = await Promise.all([
-        a.agent('PATCH', `/bookings/${id}`, { body: { start_at: '2026-12-05T09:00:00Z', end_at: '2026-12-05T10:00:00Z' } }),
+        a.agent('PATCH', `/bookings/${id}`, {
+          body: { start_at: '2026-12-05T09:00:00Z', end_at: '2026-12-05T10:00:00Z' },
+        }),
         a.agent('POST', `/bookings/${id}/cancel`),
       ]);
       expect(cancel.status).toBe(200);
@@ -209,9 +219,15 @@ describe('update and reschedule', () => {
 
   it.each(['cancelled', 'completed'] as const)('refuses to change a %s booking (409)', async (status) => {
     const id = await bookingIn(status);
-    expectProblemCode(await a.agent('PATCH', `/bookings/${id}`, { body: { notes: 'late' } }), 409, 'invalid_transition');
     expectProblemCode(
-      await a.agent('PATCH', `/bookings/${id}`, { body: { start_at: '2026-12-03T09:00:00Z', end_at: '2026-12-03T10:00:00Z' } }),
+      await a.agent('PATCH', `/bookings/${id}`, { body: { notes: 'late' } }),
+      409,
+      'invalid_transition',
+    );
+    expectProblemCode(
+      await a.agent('PATCH', `/bookings/${id}`, {
+        body: { start_at: '2026-12-03T09:00:00Z', end_at: '2026-12-03T10:00:00Z' },
+      }),
       409,
       'invalid_transition',
     );
@@ -262,7 +278,9 @@ describe('tenant isolation', () => {
     for (const action of ['confirm', 'cancel', 'complete']) {
       expectProblemCode(await a.admin('POST', `/bookings/${id}/${action}`), 404, 'not_found');
     }
-    expect((await a.admin('GET', '/bookings?limit=100')).body.data.map((x: { id: string }) => x.id)).not.toContain(id);
+    expect(
+      (await a.admin('GET', '/bookings?limit=100')).body.data.map((x: { id: string }) => x.id),
+    ).not.toContain(id);
     expect((await b.admin('GET', `/bookings/${id}`)).body).toEqual(before);
     expect(await eventsOf(a.tenantId, { objectId: id })).toHaveLength(0);
   });

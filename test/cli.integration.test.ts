@@ -85,7 +85,19 @@ describe('npm run cli', () => {
   });
 
   it('explains bad arguments with exit code 2', () => {
-    const bad = cli('user', 'create', '--tenant', 'nope', '--email', 'x', '--password', 'short', '--role', 'boss', '--json');
+    const bad = cli(
+      'user',
+      'create',
+      '--tenant',
+      'nope',
+      '--email',
+      'x',
+      '--password',
+      'short',
+      '--role',
+      'boss',
+      '--json',
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--tenant must be a tenant UUID');
     expect(bad.stderr).toContain('--email is not a valid email address');

@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function conversation(api = a.agent, channel: 'web' | 'sms' = 'web') {
-  const res = await api('POST', '/conversations', { body: { channel, contact: { name: 'Visitor', phone: '+15551234567' } } });
+  const res = await api('POST', '/conversations', {
+    body: { channel, contact: { name: 'Visitor', phone: '+15551234567' } },
+  });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -43,8 +45,13 @@ describe('create and read', () => {
   it('needs a WhatsApp channel and phone for a WhatsApp conversation', async () => {
     const res = await a.agent('POST', '/conversations', { body: { channel: 'whatsapp', contact: {} } });
     expectProblemCode(res, 422, 'validation_failed');
-    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['channel_id', 'contact.phone']);
-    const web = await a.agent('POST', '/conversations', { body: { channel: 'web', channel_id: 'chn_x', contact: {} } });
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'channel_id',
+      'contact.phone',
+    ]);
+    const web = await a.agent('POST', '/conversations', {
+      body: { channel: 'web', channel_id: 'chn_x', contact: {} },
+    });
     expectProblemCode(web, 422, 'validation_failed');
   });
 
@@ -57,7 +64,10 @@ describe('create and read', () => {
     const p1 = await a.agent('GET', `/conversations/${id}/messages?limit=2`);
     expect(p1.body.data.map((m: { text: string }) => m.text)).toEqual(['three', 'two']);
     const p2 = await a.agent('GET', `/conversations/${id}/messages?limit=2&cursor=${p1.body.next_cursor}`);
-    expect(p2.body).toEqual({ data: [expect.objectContaining({ id: sent[0], text: 'one' })], next_cursor: null });
+    expect(p2.body).toEqual({
+      data: [expect.objectContaining({ id: sent[0], text: 'one' })],
+      next_cursor: null,
+    });
     expect((await a.agent('GET', `/conversations/${id}`)).body.last_message_at).not.toBeNull();
     expectProblemCode(
       await a.agent('POST', `/conversations/${id}/messages`, { body: { text: '   ' } }),
@@ -105,9 +115,10 @@ describe('hand-off, assignment and resolution', () => {
     expect(queue.body.data.map((c: { id: string }) => c.id)).not.toContain(id);
     // Reassigning is allowed and emits again.
     const other = await createTestUser(a.tenantId, 'admin');
-    expect((await a.agent('POST', `/conversations/${id}/assign`, { body: { user_id: other.userId } })).body.assignee_id).toBe(
-      other.userId,
-    );
+    expect(
+      (await a.agent('POST', `/conversations/${id}/assign`, { body: { user_id: other.userId } })).body
+        .assignee_id,
+    ).toBe(other.userId);
     expect(await eventsOf(a.tenantId, { type: 'conversation.assigned', objectId: id })).toHaveLength(2);
   });
 
@@ -174,7 +185,11 @@ describe('hand-off, assignment and resolution', () => {
 
   it('validates the hand-off body', async () => {
     const id = await conversation();
-    expectProblemCode(await a.agent('POST', `/conversations/${id}/handoff`, { body: {} }), 422, 'validation_failed');
+    expectProblemCode(
+      await a.agent('POST', `/conversations/${id}/handoff`, { body: {} }),
+      422,
+      'validation_failed',
+    );
   });
 });
 
@@ -189,14 +204,15 @@ describe('list', () => {
     expect(p1.body.data.map((c: { id: string }) => c.id)).toEqual([ids[2], ids[1]]);
     const p2 = await t.agent('GET', `/conversations?limit=2&cursor=${p1.body.next_cursor}`);
     expect(p2.body.data.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
-    expect((await t.agent('GET', '/conversations?status=resolved')).body.data.map((c: { id: string }) => c.id)).toEqual([ids[1]]);
-    expect((await t.agent('GET', '/conversations?handled_by=human')).body.data.map((c: { id: string }) => c.id)).toEqual([
-      ids[0],
-    ]);
-    expect((await t.agent('GET', '/conversations?handled_by=ai')).body.data.map((c: { id: string }) => c.id)).toEqual([
-      ids[2],
-      ids[1],
-    ]);
+    expect(
+      (await t.agent('GET', '/conversations?status=resolved')).body.data.map((c: { id: string }) => c.id),
+    ).toEqual([ids[1]]);
+    expect(
+      (await t.agent('GET', '/conversations?handled_by=human')).body.data.map((c: { id: string }) => c.id),
+    ).toEqual([ids[0]]);
+    expect(
+      (await t.agent('GET', '/conversations?handled_by=ai')).body.data.map((c: { id: string }) => c.id),
+    ).toEqual([ids[2], ids[1]]);
     expectProblemCode(await t.agent('GET', '/conversations?handled_by=robot'), 422, 'validation_failed');
   });
 });
@@ -207,15 +223,25 @@ describe('tenant isolation', () => {
     const before = (await b.agent('GET', `/conversations/${id}`)).body;
     expectProblemCode(await a.admin('GET', `/conversations/${id}`), 404, 'not_found');
     expectProblemCode(await a.admin('GET', `/conversations/${id}/messages`), 404, 'not_found');
-    expectProblemCode(await a.admin('POST', `/conversations/${id}/messages`, { body: { text: 'x' } }), 404, 'not_found');
-    expectProblemCode(await a.admin('POST', `/conversations/${id}/handoff`, { body: { reason: 'x' } }), 404, 'not_found');
+    expectProblemCode(
+      await a.admin('POST', `/conversations/${id}/messages`, { body: { text: 'x' } }),
+      404,
+      'not_found',
+    );
+    expectProblemCode(
+      await a.admin('POST', `/conversations/${id}/handoff`, { body: { reason: 'x' } }),
+      404,
+      'not_found',
+    );
     expectProblemCode(
       await a.admin('POST', `/conversations/${id}/assign`, { body: { user_id: a.agentUserId } }),
       404,
       'not_found',
     );
     expectProblemCode(await a.admin('POST', `/conversations/${id}/resolve`), 404, 'not_found');
-    expect((await a.admin('GET', '/conversations?limit=100')).body.data.map((c: { id: string }) => c.id)).not.toContain(id);
+    expect(
+      (await a.admin('GET', '/conversations?limit=100')).body.data.map((c: { id: string }) => c.id),
+    ).not.toContain(id);
     expect((await b.agent('GET', `/conversations/${id}`)).body).toEqual(before);
     expect((await b.agent('GET', `/conversations/${id}/messages`)).body.data).toEqual([]);
   });

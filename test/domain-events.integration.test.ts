@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '../server/config/settings';
-import { type DeliveryWorker, startDeliveryWorker } from '../server/delivery/worker/runner';
-import { EVENT_TYPE_NAMES } from '../server/events/catalog';
-import { hubSignature } from '../server/whatsapp/signature';
+import { resetSettingsCache } from '@/server/config/settings';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
+import { hubSignature } from '@/server/whatsapp/signature';
 import { startApiServer, type TestServer } from './api-server';
 import { domainTenant, eventsOf } from './domain-fixtures';
 import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
@@ -72,7 +72,11 @@ describe('event delivery for bookings, payments and conversations', () => {
     );
     expected.set('booking.completed', (await t.agent('POST', `/bookings/${booking.body.id}/complete`)).body);
     const other = await t.agent('POST', '/bookings', {
-      body: { customer: { name: 'Mallory' }, start_at: '2026-12-02T09:00:00Z', end_at: '2026-12-02T10:00:00Z' },
+      body: {
+        customer: { name: 'Mallory' },
+        start_at: '2026-12-02T09:00:00Z',
+        end_at: '2026-12-02T10:00:00Z',
+      },
     });
     expected.set(
       'booking.cancelled',
@@ -80,7 +84,9 @@ describe('event delivery for bookings, payments and conversations', () => {
     );
 
     // Payments
-    const payment = await t.admin('POST', '/payments', { body: { amount: 2500, currency: 'EUR', booking_id: booking.body.id } });
+    const payment = await t.admin('POST', '/payments', {
+      body: { amount: 2500, currency: 'EUR', booking_id: booking.body.id },
+    });
     expected.set('payment.created', payment.body);
     expected.set('payment.succeeded', (await t.admin('POST', `/payments/${payment.body.id}/succeed`)).body);
     expected.set('payment.refunded', (await t.admin('POST', `/payments/${payment.body.id}/refund`)).body);
@@ -89,7 +95,9 @@ describe('event delivery for bookings, payments and conversations', () => {
 
     // Conversations over WhatsApp: inbound, outbound, receipts, hand-off, assignment, resolution
     const number = String(200_000_000 + Math.floor(Math.random() * 1e8));
-    await t.admin('POST', '/channels', { body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' } });
+    await t.admin('POST', '/channels', {
+      body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' },
+    });
     const from = '4915100000001';
     expect(
       (
@@ -104,29 +112,48 @@ describe('event delivery for bookings, payments and conversations', () => {
     const [conversation] = (await t.agent('GET', '/conversations')).body.data;
     const [received] = (await t.agent('GET', `/conversations/${conversation.id}/messages`)).body.data;
     expected.set('conversation.message.received', received);
-    const sent = await t.agent('POST', `/conversations/${conversation.id}/messages`, { body: { text: 'hi Eve' } });
+    const sent = await t.agent('POST', `/conversations/${conversation.id}/messages`, {
+      body: { text: 'hi Eve' },
+    });
     expected.set('conversation.message.sent', sent.body);
     await inbound(whatsappPayload(number, { statuses: [receipt(sent.body.external_id, 'delivered')] }));
-    const [afterDelivery] = (await t.agent('GET', `/conversations/${conversation.id}/messages?limit=1`)).body.data;
+    const [afterDelivery] = (await t.agent('GET', `/conversations/${conversation.id}/messages?limit=1`)).body
+      .data;
     expect(afterDelivery.status).toBe('delivered');
     expected.set('conversation.message.delivered', afterDelivery);
     await inbound(whatsappPayload(number, { statuses: [receipt(sent.body.external_id, 'read')] }));
-    const [afterRead] = (await t.agent('GET', `/conversations/${conversation.id}/messages?limit=1`)).body.data;
+    const [afterRead] = (await t.agent('GET', `/conversations/${conversation.id}/messages?limit=1`)).body
+      .data;
     expect(afterRead.status).toBe('read');
     expected.set('conversation.message.read', afterRead);
     expected.set(
       'conversation.handoff.requested',
-      (await t.agent('POST', `/conversations/${conversation.id}/handoff`, { body: { reason: 'wants a person' } })).body,
+      (
+        await t.agent('POST', `/conversations/${conversation.id}/handoff`, {
+          body: { reason: 'wants a person' },
+        })
+      ).body,
     );
     expected.set(
       'conversation.assigned',
-      (await t.agent('POST', `/conversations/${conversation.id}/assign`, { body: { user_id: t.agentUserId } })).body,
+      (
+        await t.agent('POST', `/conversations/${conversation.id}/assign`, {
+          body: { user_id: t.agentUserId },
+        })
+      ).body,
     );
-    expected.set('conversation.resolved', (await t.agent('POST', `/conversations/${conversation.id}/resolve`)).body);
+    expected.set(
+      'conversation.resolved',
+      (await t.agent('POST', `/conversations/${conversation.id}/resolve`)).body,
+    );
     // A conversation created through the API, and a reply that fails (no sender for web)
-    const web = await t.agent('POST', '/conversations', { body: { channel: 'web', contact: { name: 'Visitor' } } });
+    const web = await t.agent('POST', '/conversations', {
+      body: { channel: 'web', contact: { name: 'Visitor' } },
+    });
     expected.set('conversation.created', web.body);
-    const failed = await t.agent('POST', `/conversations/${web.body.id}/messages`, { body: { text: 'hello?' } });
+    const failed = await t.agent('POST', `/conversations/${web.body.id}/messages`, {
+      body: { text: 'hello?' },
+    });
     expect(failed.body.status).toBe('failed');
     expected.set('conversation.message.failed', failed.body);
 
@@ -154,7 +181,10 @@ describe('event delivery for bookings, payments and conversations', () => {
       seenIds.add(envelope.id);
       byType.set(envelope.type, [...(byType.get(envelope.type) ?? []), envelope.data.object]);
       if (envelope.type === 'booking.rescheduled') {
-        expect(envelope.data.previous).toEqual({ start_at: '2026-12-01T09:00:00.000Z', end_at: '2026-12-01T10:00:00.000Z' });
+        expect(envelope.data.previous).toEqual({
+          start_at: '2026-12-01T09:00:00.000Z',
+          end_at: '2026-12-01T10:00:00.000Z',
+        });
       }
     }
     expect(seenIds).toEqual(new Set(recorded.map((e) => e.id)));

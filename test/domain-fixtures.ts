@@ -1,13 +1,17 @@
 import { expect } from 'vitest';
-import { signAccessToken } from '../server/auth/jwt';
-import { forTenant } from '../server/db/tenant-scope';
+import { signAccessToken } from '@/server/auth/jwt';
+import { forTenant } from '@/server/db/tenant-scope';
 import { client, createTestTenant, createTestUser } from './helpers';
 
 /** Shared by the domain integration tests: a tenant seen by an admin (API key) and by an agent. */
 export async function domainTenant(baseUrl: string, name: string) {
   const tenant = await createTestTenant(name);
   const agent = await createTestUser(tenant.tenantId, 'agent');
-  const agentToken = await signAccessToken({ userId: agent.userId, tenantId: tenant.tenantId, role: 'agent' });
+  const agentToken = await signAccessToken({
+    userId: agent.userId,
+    tenantId: tenant.tenantId,
+    role: 'agent',
+  });
   return {
     ...tenant,
     agentUserId: agent.userId,
@@ -27,6 +31,10 @@ export async function eventsOf(tenantId: string, filter: { type?: string; object
   return filter.objectId ? envelopes.filter((e) => e.data.object.id === filter.objectId) : envelopes;
 }
 
-export function expectProblemCode(res: { status: number; body: { code?: string } }, status: number, code: string) {
+export function expectProblemCode(
+  res: { status: number; body: { code?: string } },
+  status: number,
+  code: string,
+) {
   expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
 }

@@ -49,7 +49,8 @@ describe('OpenAPI for bookings, conversations, channels, payments and WhatsApp',
       const op = doc.paths[path]?.[method];
       expect(op?.operationId, `${method} ${path}`).toBe(operationId);
       expect(op.summary).toBeTruthy();
-      for (const status of statuses) expect(Object.keys(op.responses), `${operationId} ${status}`).toContain(String(status));
+      for (const status of statuses)
+        expect(Object.keys(op.responses), `${operationId} ${status}`).toContain(String(status));
     }
     for (const schema of [
       'Booking',

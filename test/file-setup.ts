@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
-import { disconnectDb } from '../server/db/client';
-import { closePgPool } from '../server/db/pool';
+import { disconnectDb } from '@/server/db/client';
+import { closePgPool } from '@/server/db/pool';
 
 // A fresh database for this test file, cloned from the migrated template.
 const adminUrl = inject('pgAdminUrl');

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { ensureEmbeddedDatabase } from '../server/db/embedded';
-import { applyMigrations } from '../server/db/migrate';
+import { ensureEmbeddedDatabase } from '@/server/db/embedded';
+import { applyMigrations } from '@/server/db/migrate';
 
 /**
  * One throw-away embedded PostgreSQL for the whole run, with the migrations applied once to a

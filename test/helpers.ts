@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTenantWithAdmin, createUser } from '../server/domain/tenants';
+import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 
 /** Test fixtures: real tenants, users and keys created through the domain code. */
 export interface TestTenant {
@@ -14,7 +14,13 @@ export async function createTestTenant(name = 'Test tenant'): Promise<TestTenant
   const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.test`;
   const adminPassword = 'correct horse battery staple';
   const created = await createTenantWithAdmin({ name, adminEmail, adminPassword });
-  return { tenantId: created.tenantId, apiKey: created.apiKey, adminEmail, adminPassword, adminUserId: created.userId };
+  return {
+    tenantId: created.tenantId,
+    apiKey: created.apiKey,
+    adminEmail,
+    adminPassword,
+    adminUserId: created.userId,
+  };
 }
 
 export async function createTestUser(tenantId: string, role: 'admin' | 'agent') {

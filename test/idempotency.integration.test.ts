@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forTenant } from '../server/db/tenant-scope';
+import { forTenant } from '@/server/db/tenant-scope';
 import { startApiServer, type TestServer } from './api-server';
 import { domainTenant, eventsOf, expectProblemCode } from './domain-fixtures';
 
@@ -20,7 +20,8 @@ const booking = (name: string) => ({
   end_at: '2026-12-01T10:00:00Z',
 });
 const withKey = (key: string, body?: unknown) => ({ body, headers: { 'Idempotency-Key': key } });
-const bookingsNamed = (tenantId: string, name: string) => forTenant(tenantId).booking.count({ where: { customerName: name } });
+const bookingsNamed = (tenantId: string, name: string) =>
+  forTenant(tenantId).booking.count({ where: { customerName: name } });
 
 describe('Idempotency-Key', () => {
   it('replays the first response (same status and body) and does the work once', async () => {
@@ -42,17 +43,25 @@ describe('Idempotency-Key', () => {
   it('does the work once when identical requests race', async () => {
     const key = randomUUID();
     const name = `race-${key}`;
-    const results = await Promise.all(Array.from({ length: 6 }, () => a.admin('POST', '/bookings', withKey(key, booking(name)))));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => a.admin('POST', '/bookings', withKey(key, booking(name)))),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(await bookingsNamed(a.tenantId, name)).toBe(1);
-    expect(await eventsOf(a.tenantId, { type: 'booking.created', objectId: results[0].body.id })).toHaveLength(1);
+    expect(
+      await eventsOf(a.tenantId, { type: 'booking.created', objectId: results[0].body.id }),
+    ).toHaveLength(1);
   });
 
   it('answers 409 idempotency_key_reused for another body or another operation', async () => {
     const key = randomUUID();
     await a.admin('POST', '/bookings', withKey(key, booking(`first-${key}`)));
-    expectProblemCode(await a.admin('POST', '/bookings', withKey(key, booking(`other-${key}`))), 409, 'idempotency_key_reused');
+    expectProblemCode(
+      await a.admin('POST', '/bookings', withKey(key, booking(`other-${key}`))),
+      409,
+      'idempotency_key_reused',
+    );
     expectProblemCode(
       await a.admin('POST', '/payments', withKey(key, { amount: 100, currency: 'EUR' })),
       409,
@@ -79,7 +88,11 @@ describe('Idempotency-Key', () => {
   it('does not spend the key on a request refused before it ran (validation)', async () => {
     const key = randomUUID();
     const name = `fixed-${key}`;
-    expectProblemCode(await a.admin('POST', '/bookings', withKey(key, { customer: { name } })), 422, 'validation_failed');
+    expectProblemCode(
+      await a.admin('POST', '/bookings', withKey(key, { customer: { name } })),
+      422,
+      'validation_failed',
+    );
     const retry = await a.admin('POST', '/bookings', withKey(key, booking(name)));
     expect(retry.status).toBe(201);
   });
@@ -90,7 +103,10 @@ describe('Idempotency-Key', () => {
     const first = await a.admin('POST', '/bookings', withKey(key, booking(name)));
     const row = await forTenant(a.tenantId).idempotencyKey.findFirstOrThrow({ where: { key } });
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(24 * 60 * 60 * 1000);
-    await forTenant(a.tenantId).idempotencyKey.updateMany({ where: { key }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await forTenant(a.tenantId).idempotencyKey.updateMany({
+      where: { key },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const later = await a.admin('POST', '/bookings', withKey(key, booking(name)));
     expect(later.status).toBe(201);
     expect(later.body.id).not.toBe(first.body.id);
@@ -107,7 +123,11 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses a key longer than 255 characters', async () => {
-    expectProblemCode(await a.admin('POST', '/bookings', withKey('k'.repeat(256), booking('long'))), 422, 'validation_failed');
+    expectProblemCode(
+      await a.admin('POST', '/bookings', withKey('k'.repeat(256), booking('long'))),
+      422,
+      'validation_failed',
+    );
   });
 
   it('works on action routes: a replayed confirm does not emit twice', async () => {

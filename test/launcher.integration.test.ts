@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureEmbeddedDatabase } from '../server/db/embedded';
+import { ensureEmbeddedDatabase } from '@/server/db/embedded';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -26,7 +26,10 @@ describe('npm start', () => {
       DATA_DIR: tempDir(),
       AUTH_SECRET: 'too short',
     };
-    const out = spawnSync(process.execPath, ['--import', 'tsx', 'server/launcher/main.ts', 'start'], { env, encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['--import', 'tsx', 'server/launcher/main.ts', 'start'], {
+      env,
+      encoding: 'utf8',
+    });
     expect(out.status).toBe(1);
     expect(out.stderr.trim().split('\n')).toEqual([
       '[switchboard] setting error: AUTH_SECRET must be at least 32 characters (openssl rand -base64 32)',

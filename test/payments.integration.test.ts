@@ -16,7 +16,8 @@ async function paymentIn(status: 'pending' | 'succeeded' | 'failed' | 'refunded'
   const created = await api('POST', '/payments', { body: { amount: 4500, currency: 'EUR' } });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
-  if (status === 'succeeded' || status === 'refunded') expect((await api('POST', `/payments/${id}/succeed`)).status).toBe(200);
+  if (status === 'succeeded' || status === 'refunded')
+    expect((await api('POST', `/payments/${id}/succeed`)).status).toBe(200);
   if (status === 'refunded') expect((await api('POST', `/payments/${id}/refund`)).status).toBe(200);
   if (status === 'failed') expect((await api('POST', `/payments/${id}/fail`)).status).toBe(200);
   return id;
@@ -28,7 +29,13 @@ describe('create', () => {
       body: { customer: { name: 'Bo' }, start_at: '2026-12-01T09:00:00Z', end_at: '2026-12-01T10:00:00Z' },
     });
     const res = await a.admin('POST', '/payments', {
-      body: { amount: 12_050, currency: 'EUR', booking_id: booking.body.id, provider: 'stripe', provider_ref: 'pi_123' },
+      body: {
+        amount: 12_050,
+        currency: 'EUR',
+        booking_id: booking.body.id,
+        provider: 'stripe',
+        provider_ref: 'pi_123',
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -57,7 +64,11 @@ describe('create', () => {
     ['an amount as a string', { amount: '100', currency: 'EUR' }, 'amount'],
     ['a lower-case currency', { amount: 100, currency: 'eur' }, 'currency'],
     ['an unknown currency', { amount: 100, currency: 'EUD' }, 'currency'],
-    ['an unknown booking', { amount: 100, currency: 'EUR', booking_id: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }, 'booking_id'],
+    [
+      'an unknown booking',
+      { amount: 100, currency: 'EUR', booking_id: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' },
+      'booking_id',
+    ],
   ])('refuses %s with 422', async (_, body, path) => {
     const res = await a.admin('POST', '/payments', { body });
     expectProblemCode(res, 422, 'validation_failed');
@@ -68,7 +79,9 @@ describe('create', () => {
     const foreign = await b.admin('POST', '/bookings', {
       body: { customer: { name: 'Bo' }, start_at: '2026-12-01T09:00:00Z', end_at: '2026-12-01T10:00:00Z' },
     });
-    const res = await a.admin('POST', '/payments', { body: { amount: 100, currency: 'EUR', booking_id: foreign.body.id } });
+    const res = await a.admin('POST', '/payments', {
+      body: { amount: 100, currency: 'EUR', booking_id: foreign.body.id },
+    });
     expectProblemCode(res, 422, 'validation_failed');
   });
 });
@@ -109,9 +122,14 @@ describe('state machine', () => {
 
   it('lets one of a concurrent succeed and fail win', async () => {
     const id = await paymentIn('pending');
-    const [x, y] = await Promise.all([a.admin('POST', `/payments/${id}/succeed`), a.admin('POST', `/payments/${id}/fail`)]);
+    const [x, y] = await Promise.all([
+      a.admin('POST', `/payments/${id}/succeed`),
+      a.admin('POST', `/payments/${id}/fail`),
+    ]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
-    const changes = (await eventsOf(a.tenantId, { objectId: id })).filter((e) => e.type !== 'payment.created');
+    const changes = (await eventsOf(a.tenantId, { objectId: id })).filter(
+      (e) => e.type !== 'payment.created',
+    );
     expect(changes).toHaveLength(1);
   });
 });
@@ -121,7 +139,11 @@ describe('roles', () => {
     const id = await paymentIn('pending');
     expect((await a.agent('GET', '/payments')).status).toBe(200);
     expect((await a.agent('GET', `/payments/${id}`)).status).toBe(200);
-    expectProblemCode(await a.agent('POST', '/payments', { body: { amount: 100, currency: 'EUR' } }), 403, 'forbidden');
+    expectProblemCode(
+      await a.agent('POST', '/payments', { body: { amount: 100, currency: 'EUR' } }),
+      403,
+      'forbidden',
+    );
     for (const action of ['succeed', 'fail', 'refund']) {
       expectProblemCode(await a.agent('POST', `/payments/${id}/${action}`), 403, 'forbidden');
     }
@@ -150,7 +172,9 @@ describe('list and isolation', () => {
     for (const action of ['succeed', 'fail', 'refund']) {
       expectProblemCode(await a.admin('POST', `/payments/${id}/${action}`), 404, 'not_found');
     }
-    expect((await a.admin('GET', '/payments?limit=100')).body.data.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect(
+      (await a.admin('GET', '/payments?limit=100')).body.data.map((p: { id: string }) => p.id),
+    ).not.toContain(id);
     expect((await b.admin('GET', `/payments/${id}`)).body.status).toBe('succeeded');
   });
 });

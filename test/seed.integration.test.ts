@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { db } from '../server/db/client';
-import { forTenant } from '../server/db/tenant-scope';
-import { DEMO, seedDemoTenant } from '../server/launcher/seed';
+import { db } from '@/server/db/client';
+import { forTenant } from '@/server/db/tenant-scope';
+import { DEMO, seedDemoTenant } from '@/server/launcher/seed';
 
 describe('demo seed', () => {
   it('creates bookings, conversations (one waiting for a person), messages and payments with their events, once', async () => {
     const lines: string[] = [];
     await seedDemoTenant((line) => lines.push(line), 3000);
-    const user = await db().user.findUniqueOrThrow({ where: { email: DEMO.adminEmail }, include: { memberships: true } });
+    const user = await db().user.findUniqueOrThrow({
+      where: { email: DEMO.adminEmail },
+      include: { memberships: true },
+    });
     const tenantId = user.memberships[0].tenantId;
     const t = forTenant(tenantId);
 
     const bookings = await t.booking.findMany();
-    expect(new Set(bookings.map((b) => b.status))).toEqual(new Set(['pending', 'confirmed', 'cancelled', 'completed']));
+    expect(new Set(bookings.map((b) => b.status))).toEqual(
+      new Set(['pending', 'confirmed', 'cancelled', 'completed']),
+    );
     const payments = await t.payment.findMany();
     expect(new Set(payments.map((p) => p.status))).toEqual(new Set(['pending', 'succeeded', 'refunded']));
     const conversations = await t.conversation.findMany();

@@ -4,13 +4,13 @@ import type { JWT } from 'next-auth/jwt';
 import type { CredentialsConfig } from 'next-auth/providers/credentials';
 import superjson from 'superjson';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { login } from '../server/auth/sessions';
-import { forTenant } from '../server/db/tenant-scope';
-import { createBooking } from '../server/domain/bookings/create-booking';
-import { ApiError } from '../server/http/errors';
-import { authOptions } from '../server/trpc/auth-options';
-import { viewerFromSession } from '../server/trpc/membership';
-import { appRouter, createCaller } from '../server/trpc/root';
+import { login } from '@/server/auth/sessions';
+import { forTenant } from '@/server/db/tenant-scope';
+import { createBooking } from '@/server/domain/bookings/create-booking';
+import { ApiError } from '@/server/http/errors';
+import { authOptions } from '@/server/trpc/auth-options';
+import { viewerFromSession } from '@/server/trpc/membership';
+import { appRouter, createCaller } from '@/server/trpc/root';
 import { createTestTenant, createTestUser, type TestTenant } from './helpers';
 
 let a: TestTenant;
@@ -24,7 +24,10 @@ beforeAll(async () => {
 
 /** A tRPC caller as the dashboard would build it from a session cookie claiming `tenantId`. */
 async function callerFor(userId: string, tenantId: string | null) {
-  const viewer = await viewerFromSession({ user: { id: userId, email: 'x@example.test', name: 'X' }, tenantId });
+  const viewer = await viewerFromSession({
+    user: { id: userId, email: 'x@example.test', name: 'X' },
+    tenantId,
+  });
   return createCaller({ viewer });
 }
 
@@ -145,7 +148,12 @@ describe('webhooks router', () => {
     const caller = await callerFor(a.adminUserId, a.tenantId);
     const created = await caller.webhooks.create({ url: 'http://127.0.0.1:9/hook', events: ['booking.*'] });
     expect(created.webhook_secret).toMatch(/^whsec_/);
-    const updated = await caller.webhooks.update({ id: created.id, events: ['*'], description: 'All of it', is_active: false });
+    const updated = await caller.webhooks.update({
+      id: created.id,
+      events: ['*'],
+      description: 'All of it',
+      is_active: false,
+    });
     expect(updated).toMatchObject({ events: ['*'], description: 'All of it', is_active: false });
     const fetched = await caller.webhooks.get({ id: created.id });
     expect(JSON.stringify(fetched)).not.toContain(created.webhook_secret);
@@ -179,31 +187,41 @@ describe('dashboard sign-in (next-auth) shares the REST password check', () => {
     const user = await createTestUser(b.tenantId, 'agent');
     for (let i = 0; i < 5; i++) expect(await authorize(user.email, 'nope', '10.1.0.2')).toBeNull();
     for (let i = 0; i < 5; i++) {
-      await expect(login({ email: user.email, password: 'nope', tenantHeader: null, ip: '10.1.0.2' })).rejects.toMatchObject({
+      await expect(
+        login({ email: user.email, password: 'nope', tenantHeader: null, ip: '10.1.0.2' }),
+      ).rejects.toMatchObject({
         code: 'invalid_credentials',
       });
     }
     await expect(authorize(user.email, user.password, '10.1.0.2')).rejects.toThrow('rate_limited');
-    await expect(login({ email: user.email, password: user.password, tenantHeader: null, ip: '10.1.0.2' })).rejects.toMatchObject(
-      {
-        status: 429,
-      },
-    );
+    await expect(
+      login({ email: user.email, password: user.password, tenantHeader: null, ip: '10.1.0.2' }),
+    ).rejects.toMatchObject({
+      status: 429,
+    });
   });
 
   it('leaves the tenant unchosen for a user of several tenants, and switches only to their own', async () => {
     const multi = await createTestUser(a.tenantId, 'agent');
-    const { createUser } = await import('../server/domain/tenants');
+    const { createUser } = await import('@/server/domain/tenants');
     await createUser({ tenantId: b.tenantId, email: multi.email, password: multi.password, role: 'admin' });
     const user = await authorize(multi.email, multi.password, '10.1.0.3');
     expect(user).toMatchObject({ id: multi.userId, tenantId: null, role: null });
 
     const jwt = authOptions().callbacks!.jwt!;
     const token = (await jwt({ token: {} as JWT, user: user!, account: null, trigger: 'signIn' })) as JWT;
-    const switched = (await jwt({ token, trigger: 'update', session: { tenantId: b.tenantId } } as never)) as JWT;
+    const switched = (await jwt({
+      token,
+      trigger: 'update',
+      session: { tenantId: b.tenantId },
+    } as never)) as JWT;
     expect(switched).toMatchObject({ userId: multi.userId, tenantId: b.tenantId, role: 'admin' });
     const outsider = await createTestTenant('C');
-    const refused = (await jwt({ token: switched, trigger: 'update', session: { tenantId: outsider.tenantId } } as never)) as JWT;
+    const refused = (await jwt({
+      token: switched,
+      trigger: 'update',
+      session: { tenantId: outsider.tenantId },
+    } as never)) as JWT;
     expect(refused).toMatchObject({ tenantId: b.tenantId, role: 'admin' });
   });
 });

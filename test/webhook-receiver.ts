@@ -19,9 +19,16 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export type Respond = (index: number) => { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+export type Respond = (index: number) => {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+};
 
-export async function startReceiver(respond: Respond = () => ({ status: 200, body: 'ok' })): Promise<Receiver> {
+export async function startReceiver(
+  respond: Respond = () => ({ status: 200, body: 'ok' }),
+): Promise<Receiver> {
   const received: ReceivedWebhook[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const server: Server = createServer((req, res) => {
@@ -48,7 +55,10 @@ export async function startReceiver(respond: Respond = () => ({ status: 200, bod
     waitFor(count, timeoutMs = 10_000) {
       if (received.length >= count) return Promise.resolve(received.slice());
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`expected ${count} webhook(s), got ${received.length}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`expected ${count} webhook(s), got ${received.length}`)),
+          timeoutMs,
+        );
         waiters.push({
           count,
           resolve: () => {
@@ -67,7 +77,11 @@ export async function startReceiver(respond: Respond = () => ({ status: 200, bod
 }
 
 /** Polls `check` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

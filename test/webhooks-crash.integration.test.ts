@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forTenant } from '../server/db/tenant-scope';
-import { recordEvent } from '../server/events/record';
-import { createEndpoint } from '../server/webhooks';
+import { forTenant } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { createEndpoint } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from './helpers';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';
 
@@ -19,7 +19,12 @@ function startWorkerProcess(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/worker-process.ts'], {
     detached: true, // its own process group, killed as a whole
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, WEBHOOK_RETRY_WAITS: WAITS, WEBHOOK_TIMEOUT_MS: TIMEOUT_MS, DELIVERY_ENGINE: 'worker' },
+    env: {
+      ...process.env,
+      WEBHOOK_RETRY_WAITS: WAITS,
+      WEBHOOK_TIMEOUT_MS: TIMEOUT_MS,
+      DELIVERY_ENGINE: 'worker',
+    },
   });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -42,7 +47,9 @@ beforeAll(async () => {
   process.env.WEBHOOK_RETRY_WAITS = WAITS;
   tenant = await createTestTenant('crash');
   // Attempt 1 fails, attempt 2 hangs (the process is killed while it waits), later requests succeed.
-  hook = await startReceiver((i) => (i === 0 ? { status: 500 } : i === 1 ? { status: 200, delayMs: 120_000 } : { status: 200 }));
+  hook = await startReceiver((i) =>
+    i === 0 ? { status: 500 } : i === 1 ? { status: 200, delayMs: 120_000 } : { status: 200 },
+  );
 });
 afterAll(async () => {
   for (const child of children) killGroup(child, 'SIGKILL');
@@ -50,9 +57,14 @@ afterAll(async () => {
 });
 
 describe('crash recovery of the worker engine', () => {
-  it('resumes a delivery after SIGKILL of the worker process group mid-attempt', { timeout: 120_000 }, async () => {
+  it('resumes a delivery after SIGKILL of the worker process group mid-attempt', {
+    timeout: 120_000,
+  }, async () => {
     const db = forTenant(tenant.tenantId);
-    const endpoint = await createEndpoint(db, tenant.tenantId, { url: hook.url, events: ['booking.confirmed'] });
+    const endpoint = await createEndpoint(db, tenant.tenantId, {
+      url: hook.url,
+      events: ['booking.confirmed'],
+    });
     const first = await startWorkerProcess();
     const event = await db.$transaction((tx) =>
       recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.confirmed', object: { id: 'bkg_crash' } }),
@@ -68,7 +80,10 @@ describe('crash recovery of the worker engine', () => {
     await startWorkerProcess();
     const done = await eventually(
       async () => {
-        const row = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
+        const row = await db.delivery.findUniqueOrThrow({
+          where: { id: delivery.id },
+          include: { attempts: true },
+        });
         return row.status === 'pending' ? undefined : row;
       },
       60_000,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settings } from '../server/config/settings';
-import { forTenant } from '../server/db/tenant-scope';
-import { maxAttempts, runAttempt } from '../server/delivery/attempt';
-import { recordEvent } from '../server/events/record';
-import { createEndpoint } from '../server/webhooks';
+import { settings } from '@/server/config/settings';
+import { forTenant } from '@/server/db/tenant-scope';
+import { maxAttempts, runAttempt } from '@/server/delivery/attempt';
+import { recordEvent } from '@/server/events/record';
+import { createEndpoint } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from './helpers';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
@@ -28,8 +28,13 @@ describe('default retry schedule', () => {
 
   it('schedules each retry after the next wait, then fails after the sixth attempt', async () => {
     const db = forTenant(tenant.tenantId);
-    const endpoint = await createEndpoint(db, tenant.tenantId, { url: hook.url, events: ['booking.created'] });
-    await db.$transaction((tx) => recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.created', object: { id: 'b' } }));
+    const endpoint = await createEndpoint(db, tenant.tenantId, {
+      url: hook.url,
+      events: ['booking.created'],
+    });
+    await db.$transaction((tx) =>
+      recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.created', object: { id: 'b' } }),
+    );
     const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
 
     const waits: number[] = [];
@@ -48,12 +53,21 @@ describe('default retry schedule', () => {
       }
     }
     expect(waits).toEqual([1, 5, 25, 125, 625]);
-    expect(hook.received.map((h) => h.headers['x-service-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(hook.received.map((h) => h.headers['x-service-delivery-attempt'])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+    ]);
     const final = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(final).toMatchObject({ status: 'failed', attemptCount: 6, nextAttemptAt: null });
 
     // A re-run of an attempt already recorded (a lapsed claim taken again after a crash) sends nothing.
-    expect(await runAttempt({ tenantId: tenant.tenantId, deliveryId: delivery.id, attempt: 6 })).toMatchObject({
+    expect(
+      await runAttempt({ tenantId: tenant.tenantId, deliveryId: delivery.id, attempt: 6 }),
+    ).toMatchObject({
       kind: 'skipped',
     });
     expect(hook.received).toHaveLength(6);
@@ -61,8 +75,13 @@ describe('default retry schedule', () => {
 
   it('records a concurrently duplicated attempt once and schedules its retry once', async () => {
     const db = forTenant(tenant.tenantId);
-    const endpoint = await createEndpoint(db, tenant.tenantId, { url: hook.url, events: ['payment.created'] });
-    await db.$transaction((tx) => recordEvent(tx, { tenantId: tenant.tenantId, type: 'payment.created', object: { id: 'p' } }));
+    const endpoint = await createEndpoint(db, tenant.tenantId, {
+      url: hook.url,
+      events: ['payment.created'],
+    });
+    await db.$transaction((tx) =>
+      recordEvent(tx, { tenantId: tenant.tenantId, type: 'payment.created', object: { id: 'p' } }),
+    );
     const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     const job = { tenantId: tenant.tenantId, deliveryId: delivery.id, attempt: 1 };
     // Two runs of the same attempt at once (a lapsed claim taken while the first run still works):

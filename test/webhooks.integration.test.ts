@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '../server/config/settings';
-import { forTenant } from '../server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '../server/delivery/worker/runner';
-import { recordEvent } from '../server/events/record';
+import { resetSettingsCache } from '@/server/config/settings';
+import { forTenant } from '@/server/db/tenant-scope';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import { recordEvent } from '@/server/events/record';
 import { startApiServer, type TestServer } from './api-server';
 import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
 import { eventually, type ReceivedWebhook, type Receiver, startReceiver } from './webhook-receiver';
@@ -47,8 +47,14 @@ async function createEndpoint(url: string, events: string[] = ['*'], call = asA(
 }
 
 /** A state change and its event in one transaction, as the resource modules do it. */
-async function emit(tenant: TestTenant, type: Parameters<typeof recordEvent>[1]['type'], object: object = { id: 'bkg_x' }) {
-  return forTenant(tenant.tenantId).$transaction((tx) => recordEvent(tx, { tenantId: tenant.tenantId, type, object }));
+async function emit(
+  tenant: TestTenant,
+  type: Parameters<typeof recordEvent>[1]['type'],
+  object: object = { id: 'bkg_x' },
+) {
+  return forTenant(tenant.tenantId).$transaction((tx) =>
+    recordEvent(tx, { tenantId: tenant.tenantId, type, object }),
+  );
 }
 
 /** Verifies like a customer: the public library, the raw body, the standard headers. */
@@ -101,7 +107,9 @@ describe('endpoints API', () => {
     expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(created.body.id);
     expect(listed.body.data.every((e: object) => !('webhook_secret' in e))).toBe(true);
 
-    const patched = await asA()('PATCH', `/webhooks/${created.body.id}`, { body: { is_active: false, events: ['*'] } });
+    const patched = await asA()('PATCH', `/webhooks/${created.body.id}`, {
+      body: { is_active: false, events: ['*'] },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ is_active: false, events: ['*'], description: 'CRM' });
 
@@ -127,10 +135,14 @@ describe('endpoints API', () => {
 
   it('is admin-only', async () => {
     const agent = await createTestUser(a.tenantId, 'agent');
-    const session = await client(server.url)('POST', '/auth/login', { body: { email: agent.email, password: agent.password } });
+    const session = await client(server.url)('POST', '/auth/login', {
+      body: { email: agent.email, password: agent.password },
+    });
     const asAgent = client(server.url, { tenantId: a.tenantId, token: session.body.access_token });
     expect((await asAgent('GET', '/webhooks')).status).toBe(403);
-    expect((await asAgent('POST', '/webhooks', { body: { url: 'http://127.0.0.1/x', events: ['*'] } })).status).toBe(403);
+    expect(
+      (await asAgent('POST', '/webhooks', { body: { url: 'http://127.0.0.1/x', events: ['*'] } })).status,
+    ).toBe(403);
     expect((await asAgent('GET', '/event-types')).status).toBe(200);
   });
 
@@ -207,7 +219,13 @@ describe('delivery', () => {
     const delivery = await finalDelivery(endpoint.id);
     expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1, event_id: event.id, event });
     expect(delivery.attempts).toEqual([
-      expect.objectContaining({ attempt_number: 1, succeeded: true, response_status: 200, response_excerpt: 'ok', error: null }),
+      expect.objectContaining({
+        attempt_number: 1,
+        succeeded: true,
+        response_status: 200,
+        response_excerpt: 'ok',
+        error: null,
+      }),
     ]);
     const stats = (await asA()('GET', `/webhooks/${endpoint.id}`)).body;
     expect(stats).toMatchObject({ recent_attempts: 1, recent_success_rate: 1 });
@@ -219,7 +237,11 @@ describe('delivery', () => {
     const db = forTenant(a.tenantId);
     await expect(
       db.$transaction(async (tx) => {
-        await recordEvent(tx, { tenantId: a.tenantId, type: 'payment.failed', object: { id: 'pay_rolled_back' } });
+        await recordEvent(tx, {
+          tenantId: a.tenantId,
+          type: 'payment.failed',
+          object: { id: 'pay_rolled_back' },
+        });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -248,14 +270,17 @@ describe('delivery', () => {
     const cancelled = await emit(a, 'booking.cancelled');
     const assigned = await emit(a, 'conversation.assigned', { id: 'cnv_1' });
     const created = await emit(a, 'booking.created');
-    const typesOf = async (r: Receiver, n: number) => (await r.waitFor(n)).map((h) => String(h.headers['webhook-id'])).sort();
+    const typesOf = async (r: Receiver, n: number) =>
+      (await r.waitFor(n)).map((h) => String(h.headers['webhook-id'])).sort();
     expect(await typesOf(all, 3)).toEqual([cancelled.id, assigned.id, created.id].sort());
     expect(await typesOf(bookings, 2)).toEqual([cancelled.id, created.id].sort());
     expect(await typesOf(exact, 2)).toEqual([cancelled.id, assigned.id].sort());
     // Deliveries to the others would have been created in the same transactions as these events.
     const db = forTenant(a.tenantId);
     const eventIds = [cancelled.id, assigned.id, created.id];
-    expect(await db.delivery.count({ where: { eventId: { in: eventIds }, endpointId: { in: ids } } })).toBe(7);
+    expect(await db.delivery.count({ where: { eventId: { in: eventIds }, endpointId: { in: ids } } })).toBe(
+      7,
+    );
     expect(other.received).toHaveLength(0);
     expect(off.received).toHaveLength(0);
   });
@@ -285,8 +310,12 @@ describe('delivery', () => {
     const failedList = (await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=failed`)).body.data;
     expect(failedList).toHaveLength(1);
     expect(failedList[0].last_attempt).toEqual(delivery.attempts[2]);
-    expect((await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=succeeded`)).body.data).toHaveLength(0);
-    expect((await asA()('GET', '/deliveries?status=failed')).body.data.map((d: { id: string }) => d.id)).toContain(delivery.id);
+    expect(
+      (await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=succeeded`)).body.data,
+    ).toHaveLength(0);
+    expect(
+      (await asA()('GET', '/deliveries?status=failed')).body.data.map((d: { id: string }) => d.id),
+    ).toContain(delivery.id);
   });
 
   it('succeeds on a retry after failures', async () => {
@@ -357,7 +386,9 @@ describe('delivery', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.webhook_secret).toMatch(/^whsec_/);
     expect(rotated.body.webhook_secret).not.toBe(endpoint.webhook_secret);
-    expect(Date.parse(rotated.body.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
+    expect(Date.parse(rotated.body.previous_secret_expires_at) - Date.now()).toBeGreaterThan(
+      23.9 * 3600 * 1000,
+    );
     await asA()('POST', `/webhooks/${endpoint.id}/test`);
     const [got] = await hook.waitFor(1);
     const signatures = String(got.headers['webhook-signature']).split(' ');
@@ -387,8 +418,15 @@ describe('delivery', () => {
     await createEndpoint(bystander.url, ['*']);
     const res = await asA()('POST', `/webhooks/${endpoint.id}/test`);
     expect(res.status).toBe(202);
-    expect(res.body.event).toMatchObject({ type: 'webhook.test', data: { object: { endpoint_id: endpoint.id } } });
-    expect(res.body.delivery).toMatchObject({ endpoint_id: endpoint.id, status: 'pending', event_type: 'webhook.test' });
+    expect(res.body.event).toMatchObject({
+      type: 'webhook.test',
+      data: { object: { endpoint_id: endpoint.id } },
+    });
+    expect(res.body.delivery).toMatchObject({
+      endpoint_id: endpoint.id,
+      status: 'pending',
+      event_type: 'webhook.test',
+    });
     const [got] = await target.waitFor(1);
     expect(JSON.parse(got.body)).toEqual(res.body.event);
     await new Promise((r) => setTimeout(r, 200));
@@ -422,7 +460,9 @@ describe('delivery', () => {
     const test = await asA()('POST', `/webhooks/${endpoint.id}/test`);
     await hook.waitFor(1);
     await asA()('PATCH', `/webhooks/${endpoint.id}`, { body: { is_active: false } });
-    expect((await asA()('POST', `/deliveries/${test.body.delivery.id}/resend`)).body.code).toBe('endpoint_inactive');
+    expect((await asA()('POST', `/deliveries/${test.body.delivery.id}/resend`)).body.code).toBe(
+      'endpoint_inactive',
+    );
     expect((await asA()('POST', `/webhooks/${endpoint.id}/test`)).status).toBe(409);
   });
 
@@ -458,9 +498,13 @@ describe('SSRF guard on the API (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
         expect(res.status, url).toBe(422);
         expect(res.body).toMatchObject({ code: 'url_not_allowed', errors: [{ path: 'url' }] });
       }
-      const ok = await asA()('POST', '/webhooks', { body: { url: 'https://93.184.216.34/hook', events: ['*'] } });
+      const ok = await asA()('POST', '/webhooks', {
+        body: { url: 'https://93.184.216.34/hook', events: ['*'] },
+      });
       expect(ok.status).toBe(201);
-      const moved = await asA()('PATCH', `/webhooks/${ok.body.id}`, { body: { url: 'https://192.168.0.10/x' } });
+      const moved = await asA()('PATCH', `/webhooks/${ok.body.id}`, {
+        body: { url: 'https://192.168.0.10/x' },
+      });
       expect(moved.body.code).toBe('url_not_allowed');
       await asA()('DELETE', `/webhooks/${ok.body.id}`);
     } finally {

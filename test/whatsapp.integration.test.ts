@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '../server/config/settings';
-import { forTenant } from '../server/db/tenant-scope';
-import { decryptSecret } from '../server/security/secret-box';
-import { hubSignature } from '../server/whatsapp/signature';
+import { resetSettingsCache } from '@/server/config/settings';
+import { forTenant } from '@/server/db/tenant-scope';
+import { decryptSecret } from '@/server/security/secret-box';
+import { hubSignature } from '@/server/whatsapp/signature';
 import { startApiServer, type TestServer } from './api-server';
 import { domainTenant, eventsOf, expectProblemCode } from './domain-fixtures';
 import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
@@ -34,12 +34,18 @@ beforeAll(async () => {
   numberA = String(100_000_000 + Math.floor(Math.random() * 1e8));
   numberB = String(Number(numberA) + 1);
   expect(
-    (await a.admin('POST', '/channels', { body: { type: 'whatsapp', phone_number_id: numberA, access_token: 'token-A' } }))
-      .status,
+    (
+      await a.admin('POST', '/channels', {
+        body: { type: 'whatsapp', phone_number_id: numberA, access_token: 'token-A' },
+      })
+    ).status,
   ).toBe(201);
   expect(
-    (await b.admin('POST', '/channels', { body: { type: 'whatsapp', phone_number_id: numberB, access_token: 'token-B' } }))
-      .status,
+    (
+      await b.admin('POST', '/channels', {
+        body: { type: 'whatsapp', phone_number_id: numberB, access_token: 'token-B' },
+      })
+    ).status,
   ).toBe(201);
 });
 afterAll(async () => {
@@ -51,15 +57,22 @@ afterAll(async () => {
 /** POSTs a payload to the inbound webhook as Meta would, signed unless told otherwise. */
 function inbound(payload: object, options: { signature?: string | null; rawBody?: string } = {}) {
   const raw = options.rawBody ?? JSON.stringify(payload);
-  const signature = options.signature === undefined ? hubSignature(JSON.stringify(payload), APP_SECRET) : options.signature;
+  const signature =
+    options.signature === undefined ? hubSignature(JSON.stringify(payload), APP_SECRET) : options.signature;
   return client(server.url)('POST', '/channels/whatsapp/webhook', {
     rawBody: raw,
-    headers: { 'Content-Type': 'application/json', ...(signature ? { 'X-Hub-Signature-256': signature } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(signature ? { 'X-Hub-Signature-256': signature } : {}),
+    },
   });
 }
 
 async function conversationOf(tenantId: string, phone: string) {
-  return forTenant(tenantId).conversation.findFirst({ where: { contactPhone: phone }, orderBy: { id: 'desc' } });
+  return forTenant(tenantId).conversation.findFirst({
+    where: { contactPhone: phone },
+    orderBy: { id: 'desc' },
+  });
 }
 
 describe('channels', () => {
@@ -67,7 +80,12 @@ describe('channels', () => {
     const t = await domainTenant(server.url, 'C');
     const phone = String(Number(numberA) + 100);
     const res = await t.admin('POST', '/channels', {
-      body: { type: 'whatsapp', phone_number_id: phone, access_token: 'EAAG-secret-token', display_name: 'Front desk' },
+      body: {
+        type: 'whatsapp',
+        phone_number_id: phone,
+        access_token: 'EAAG-secret-token',
+        display_name: 'Front desk',
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -93,13 +111,17 @@ describe('channels', () => {
   });
 
   it('keeps a phone_number_id to one tenant (409)', async () => {
-    const res = await a.admin('POST', '/channels', { body: { type: 'whatsapp', phone_number_id: numberB, access_token: 'x' } });
+    const res = await a.admin('POST', '/channels', {
+      body: { type: 'whatsapp', phone_number_id: numberB, access_token: 'x' },
+    });
     expectProblemCode(res, 409, 'phone_number_id_taken');
   });
 
   it('is admin-only', async () => {
     expectProblemCode(
-      await a.agent('POST', '/channels', { body: { type: 'whatsapp', phone_number_id: '999', access_token: 'x' } }),
+      await a.agent('POST', '/channels', {
+        body: { type: 'whatsapp', phone_number_id: '999', access_token: 'x' },
+      }),
       403,
       'forbidden',
     );
@@ -111,7 +133,11 @@ describe('channels', () => {
   it('validates the body', async () => {
     const res = await a.admin('POST', '/channels', { body: { type: 'sms', phone_number_id: 'abc' } });
     expectProblemCode(res, 422, 'validation_failed');
-    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['access_token', 'phone_number_id', 'type']);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'access_token',
+      'phone_number_id',
+      'type',
+    ]);
   });
 });
 
@@ -138,7 +164,9 @@ describe('verification challenge', () => {
 describe('signature', () => {
   it('accepts a correctly signed payload', async () => {
     const from = unique('1650');
-    const res = await inbound(whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), from, 'hi')] }));
+    const res = await inbound(
+      whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), from, 'hi')] }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: 1, duplicates: 0, receipts: 0, ignored: 0 });
   });
@@ -167,7 +195,9 @@ describe('signature', () => {
     delete process.env.WHATSAPP_APP_SECRET;
     resetSettingsCache();
     try {
-      const payload = whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), unique('1659'), 'hi')] });
+      const payload = whatsappPayload(numberA, {
+        messages: [textMessage(unique('wamid.'), unique('1659'), 'hi')],
+      });
       expectProblemCode(await inbound(payload), 503, 'whatsapp_not_configured');
     } finally {
       process.env.WHATSAPP_APP_SECRET = APP_SECRET;
@@ -197,9 +227,17 @@ describe('inbound messages', () => {
     );
     expect(res.status).toBe(200);
     const conversation = await conversationOf(a.tenantId, from);
-    expect(conversation).toMatchObject({ channel: 'whatsapp', contactName: 'Grace Hopper', status: 'open', handledBy: 'ai' });
+    expect(conversation).toMatchObject({
+      channel: 'whatsapp',
+      contactName: 'Grace Hopper',
+      status: 'open',
+      handledBy: 'ai',
+    });
     const api = await a.agent('GET', `/conversations/${conversation?.id}`);
-    const [created] = await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id });
+    const [created] = await eventsOf(a.tenantId, {
+      type: 'conversation.created',
+      objectId: conversation?.id,
+    });
     expect(created.data.object).toMatchObject({
       id: api.body.id,
       contact: { name: 'Grace Hopper', phone: from },
@@ -207,9 +245,17 @@ describe('inbound messages', () => {
     });
     const messages = await a.agent('GET', `/conversations/${conversation?.id}/messages`);
     expect(messages.body.data).toEqual([
-      expect.objectContaining({ direction: 'inbound', text: 'Can I book for Tuesday?', status: 'received', external_id: wamid }),
+      expect.objectContaining({
+        direction: 'inbound',
+        text: 'Can I book for Tuesday?',
+        status: 'received',
+        external_id: wamid,
+      }),
     ]);
-    const [received] = await eventsOf(a.tenantId, { type: 'conversation.message.received', objectId: messages.body.data[0].id });
+    const [received] = await eventsOf(a.tenantId, {
+      type: 'conversation.message.received',
+      objectId: messages.body.data[0].id,
+    });
     expect(received.data.object).toEqual(messages.body.data[0]);
     // The same number in the other tenant's data: nothing.
     expect(await conversationOf(b.tenantId, from)).toBeNull();
@@ -227,29 +273,45 @@ describe('inbound messages', () => {
     expect(rows).toHaveLength(1);
     expect(await forTenant(a.tenantId).conversation.count({ where: { contactPhone: from } })).toBe(1);
     const conversation = await conversationOf(a.tenantId, from);
-    expect(await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id })).toHaveLength(1);
-    expect(await eventsOf(a.tenantId, { type: 'conversation.message.received', objectId: rows[0].id })).toHaveLength(1);
+    expect(
+      await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id }),
+    ).toHaveLength(1);
+    expect(
+      await eventsOf(a.tenantId, { type: 'conversation.message.received', objectId: rows[0].id }),
+    ).toHaveLength(1);
   });
 
   it('keeps one conversation per contact when two new messages arrive at once', async () => {
     const from = unique('1654');
     await Promise.all(
-      [1, 2, 3].map((i) => inbound(whatsappPayload(numberA, { messages: [textMessage(unique('wamid.P'), from, `m${i}`)] }))),
+      [1, 2, 3].map((i) =>
+        inbound(whatsappPayload(numberA, { messages: [textMessage(unique('wamid.P'), from, `m${i}`)] })),
+      ),
     );
     expect(await forTenant(a.tenantId).conversation.count({ where: { contactPhone: from } })).toBe(1);
     const conversation = await conversationOf(a.tenantId, from);
-    expect(await forTenant(a.tenantId).message.count({ where: { conversationId: conversation?.id } })).toBe(3);
-    expect(await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id })).toHaveLength(1);
+    expect(await forTenant(a.tenantId).message.count({ where: { conversationId: conversation?.id } })).toBe(
+      3,
+    );
+    expect(
+      await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id }),
+    ).toHaveLength(1);
   });
 
   it('reopens a resolved conversation for the AI', async () => {
     const from = unique('1655');
     await inbound(whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), from, 'first')] }));
     const conversation = await conversationOf(a.tenantId, from);
-    await a.agent('POST', `/conversations/${conversation?.id}/handoff`, { body: { reason: 'asks for a person' } });
+    await a.agent('POST', `/conversations/${conversation?.id}/handoff`, {
+      body: { reason: 'asks for a person' },
+    });
     await a.agent('POST', `/conversations/${conversation?.id}/assign`, { body: { user_id: a.agentUserId } });
-    expect((await a.agent('POST', `/conversations/${conversation?.id}/resolve`)).body.status).toBe('resolved');
-    await inbound(whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), from, 'one more thing')] }));
+    expect((await a.agent('POST', `/conversations/${conversation?.id}/resolve`)).body.status).toBe(
+      'resolved',
+    );
+    await inbound(
+      whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), from, 'one more thing')] }),
+    );
     const reopened = await a.agent('GET', `/conversations/${conversation?.id}`);
     expect(reopened.body).toMatchObject({ status: 'open', handled_by: 'ai', assignee_id: null });
     expect(await forTenant(a.tenantId).conversation.count({ where: { contactPhone: from } })).toBe(1);
@@ -257,7 +319,9 @@ describe('inbound messages', () => {
 
   it('acknowledges and ignores traffic for an unregistered number', async () => {
     const from = unique('1656');
-    const res = await inbound(whatsappPayload('000000001', { messages: [textMessage(unique('wamid.'), from, 'hello?')] }));
+    const res = await inbound(
+      whatsappPayload('000000001', { messages: [textMessage(unique('wamid.'), from, 'hello?')] }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ received: 0, ignored: 1 });
     expect(await conversationOf(a.tenantId, from)).toBeNull();
@@ -269,7 +333,13 @@ describe('inbound messages', () => {
     await inbound(
       whatsappPayload(numberA, {
         messages: [
-          { from, id: unique('wamid.'), timestamp: '1', type: 'image', image: { caption: 'my rash', id: 'media1' } },
+          {
+            from,
+            id: unique('wamid.'),
+            timestamp: '1',
+            type: 'image',
+            image: { caption: 'my rash', id: 'media1' },
+          },
           { from, id: unique('wamid.'), timestamp: '1', type: 'sticker', sticker: { id: 's' } },
         ],
       }),
@@ -293,9 +363,16 @@ describe('outbound messages', () => {
   it("sends through the Graph API with the channel's token and records sent", async () => {
     const { id, phone } = await whatsappConversation();
     const before = graph.requests.length;
-    const res = await a.agent('POST', `/conversations/${id}/messages`, { body: { text: 'Tuesday 10:00 works.' } });
+    const res = await a.agent('POST', `/conversations/${id}/messages`, {
+      body: { text: 'Tuesday 10:00 works.' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ direction: 'outbound', status: 'sent', text: 'Tuesday 10:00 works.', conversation_id: id });
+    expect(res.body).toMatchObject({
+      direction: 'outbound',
+      status: 'sent',
+      text: 'Tuesday 10:00 works.',
+      conversation_id: id,
+    });
     expect(res.body.external_id).toMatch(/^wamid\.OUT/);
     const sent = graph.requests.slice(before);
     expect(sent).toHaveLength(1);
@@ -320,7 +397,9 @@ describe('outbound messages', () => {
   it("records the provider's error as failed", async () => {
     const t = await domainTenant(server.url, 'Failing');
     const number = String(Number(numberA) + 200);
-    await t.admin('POST', '/channels', { body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' } });
+    await t.admin('POST', '/channels', {
+      body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' },
+    });
     graph.failFor(number, 400, {
       error: {
         message: '(#131030) Recipient phone number not in allowed list',
@@ -332,21 +411,33 @@ describe('outbound messages', () => {
     const from = unique('1661');
     await inbound(whatsappPayload(number, { messages: [textMessage(unique('wamid.'), from, 'hi')] }));
     const conversation = await conversationOf(t.tenantId, from);
-    const res = await t.agent('POST', `/conversations/${conversation?.id}/messages`, { body: { text: 'hello' } });
+    const res = await t.agent('POST', `/conversations/${conversation?.id}/messages`, {
+      body: { text: 'hello' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'failed', external_id: null });
     expect(res.body.failure_reason).toContain('131030');
     expect(res.body.failure_reason).toContain('HTTP 400');
-    const [event] = await eventsOf(t.tenantId, { type: 'conversation.message.failed', objectId: res.body.id });
+    const [event] = await eventsOf(t.tenantId, {
+      type: 'conversation.message.failed',
+      objectId: res.body.id,
+    });
     expect(event.data.object).toEqual(res.body);
     expect(await eventsOf(t.tenantId, { type: 'conversation.message.sent' })).toHaveLength(0);
   });
 
   it('fails (never drops) a message on a conversation without a configured sender', async () => {
-    const web = await a.agent('POST', '/conversations', { body: { channel: 'web', contact: { name: 'Visitor' } } });
+    const web = await a.agent('POST', '/conversations', {
+      body: { channel: 'web', contact: { name: 'Visitor' } },
+    });
     const res = await a.agent('POST', `/conversations/${web.body.id}/messages`, { body: { text: 'hello' } });
-    expect(res.body).toMatchObject({ status: 'failed', failure_reason: 'No sender is configured for web conversations' });
-    expect(await eventsOf(a.tenantId, { type: 'conversation.message.failed', objectId: res.body.id })).toHaveLength(1);
+    expect(res.body).toMatchObject({
+      status: 'failed',
+      failure_reason: 'No sender is configured for web conversations',
+    });
+    expect(
+      await eventsOf(a.tenantId, { type: 'conversation.message.failed', objectId: res.body.id }),
+    ).toHaveLength(1);
 
     const t = await domainTenant(server.url, 'Deleted channel');
     const number = String(Number(numberA) + 300);
@@ -358,7 +449,9 @@ describe('outbound messages', () => {
     const conversation = await conversationOf(t.tenantId, from);
     await t.admin('DELETE', `/channels/${channel.body.id}`);
     const before = graph.requests.length;
-    const failed = await t.agent('POST', `/conversations/${conversation?.id}/messages`, { body: { text: 'still there?' } });
+    const failed = await t.agent('POST', `/conversations/${conversation?.id}/messages`, {
+      body: { text: 'still there?' },
+    });
     expect(failed.body).toMatchObject({
       status: 'failed',
       failure_reason: 'No WhatsApp channel is configured for this conversation',
@@ -386,18 +479,22 @@ describe('status receipts', () => {
     const from = unique('1670');
     await inbound(whatsappPayload(numberA, { messages: [textMessage(unique('wamid.'), from, 'hi')] }));
     const conversation = await conversationOf(a.tenantId, from);
-    const res = await a.agent('POST', `/conversations/${conversation?.id}/messages`, { body: { text: 'reply' } });
+    const res = await a.agent('POST', `/conversations/${conversation?.id}/messages`, {
+      body: { text: 'reply' },
+    });
     expect(res.body.status).toBe('sent');
     return res.body as { id: string; external_id: string; conversation_id: string };
   }
-  const statusOf = async (id: string) => (await forTenant(a.tenantId).message.findUniqueOrThrow({ where: { id } })).status;
+  const statusOf = async (id: string) =>
+    (await forTenant(a.tenantId).message.findUniqueOrThrow({ where: { id } })).status;
   const receiptEvents = async (id: string) =>
     (await eventsOf(a.tenantId, { objectId: id })).map((e) => e.type).filter((t) => !t.endsWith('.sent'));
 
   it('moves forward: delivered then read, each with its event carrying the message', async () => {
     const message = await sentMessage();
     expect(
-      (await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'delivered')] }))).body.receipts,
+      (await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'delivered')] })))
+        .body.receipts,
     ).toBe(1);
     expect(await statusOf(message.id)).toBe('delivered');
     await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'read')] }));
@@ -414,7 +511,9 @@ describe('status receipts', () => {
     const message = await sentMessage();
     await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'read')] }));
     for (const status of ['delivered', 'read', 'sent', 'failed']) {
-      const res = await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, status)] }));
+      const res = await inbound(
+        whatsappPayload(numberA, { statuses: [receipt(message.external_id, status)] }),
+      );
       expect(res.body).toMatchObject({ receipts: 0, ignored: 1 });
     }
     expect(await statusOf(message.id)).toBe('read');
@@ -427,7 +526,13 @@ describe('status receipts', () => {
       whatsappPayload(numberA, {
         statuses: [
           receipt(message.external_id, 'failed', {
-            errors: [{ code: 131047, title: 'Re-engagement message', error_data: { details: 'More than 24 hours have passed' } }],
+            errors: [
+              {
+                code: 131047,
+                title: 'Re-engagement message',
+                error_data: { details: 'More than 24 hours have passed' },
+              },
+            ],
           }),
         ],
       }),
@@ -436,7 +541,9 @@ describe('status receipts', () => {
     expect(row.status).toBe('failed');
     expect(row.failureReason).toBe('(#131047) Re-engagement message More than 24 hours have passed');
     await inbound(
-      whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'delivered'), receipt(message.external_id, 'read')] }),
+      whatsappPayload(numberA, {
+        statuses: [receipt(message.external_id, 'delivered'), receipt(message.external_id, 'read')],
+      }),
     );
     expect(await statusOf(message.id)).toBe('failed');
     expect(await receiptEvents(message.id)).toEqual(['conversation.message.failed']);
@@ -444,7 +551,9 @@ describe('status receipts', () => {
 
   it("does not let a number's receipts touch another tenant's messages", async () => {
     const message = await sentMessage();
-    const res = await inbound(whatsappPayload(numberB, { statuses: [receipt(message.external_id, 'delivered')] }));
+    const res = await inbound(
+      whatsappPayload(numberB, { statuses: [receipt(message.external_id, 'delivered')] }),
+    );
     expect(res.body).toMatchObject({ receipts: 0, ignored: 1 });
     expect(await statusOf(message.id)).toBe('sent');
   });

@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { Nav, SignOutButton } from '@/app/_components/nav';
 import { currentViewer, listMemberships } from '@/server/trpc/membership';
-import { Nav, SignOutButton } from '../_components/nav';
 
 export const dynamic = 'force-dynamic';
 

@@ -11,7 +11,8 @@ const TYPES = EVENT_TYPES.filter((e) => e.type !== 'webhook.test');
 
 /** Subscription checkboxes: `*`, the families, then each catalog type (CONTRACT §6). */
 export function EventsPicker({ value, onChange }: { value: string[]; onChange: (next: string[]) => void }) {
-  const toggle = (name: string, on: boolean) => onChange(on ? [...value, name] : value.filter((v) => v !== name));
+  const toggle = (name: string, on: boolean) =>
+    onChange(on ? [...value, name] : value.filter((v) => v !== name));
   const box = (name: string, label: string, title?: string) => (
     <label key={name} title={title}>
       <input

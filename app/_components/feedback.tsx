@@ -3,7 +3,10 @@ import { type ReactNode, useEffect, useState } from 'react';
 
 /** Turns a tRPC error into one readable sentence plus the field problems, if any. */
 export function errorMessage(error: unknown): string {
-  const e = error as { message?: string; data?: { fieldErrors?: { path: string; message: string }[] | null } } | null;
+  const e = error as {
+    message?: string;
+    data?: { fieldErrors?: { path: string; message: string }[] | null };
+  } | null;
   const fields = e?.data?.fieldErrors;
   if (fields?.length) return fields.map((f) => `${f.path}: ${f.message}`).join('; ');
   return e?.message || 'Something went wrong';
@@ -99,7 +102,12 @@ export function LoadMore({
   if (!query.hasNextPage) return null;
   return (
     <div className="row" style={{ justifyContent: 'center', marginTop: '0.75rem' }}>
-      <button type="button" className="secondary" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={query.isFetchingNextPage}
+        onClick={() => void query.fetchNextPage()}
+      >
         {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
       </button>
     </div>

@@ -15,7 +15,10 @@ export function Providers({ children }: { children: ReactNode }) {
         mutationCache: new MutationCache({ onError: toLoginWhenSignedOut }),
         defaultOptions: {
           // Client errors (403, 404, 422…) do not get better by retrying.
-          queries: { staleTime: 5_000, retry: (count, error) => count < 2 && !/^[4]/.test(String(httpStatus(error))) },
+          queries: {
+            staleTime: 5_000,
+            retry: (count, error) => count < 2 && !/^[4]/.test(String(httpStatus(error))),
+          },
         },
       }),
   );
@@ -35,7 +38,8 @@ export function Providers({ children }: { children: ReactNode }) {
 
 /** An expired or revoked session: go back to sign-in rather than showing errors everywhere. */
 function toLoginWhenSignedOut(error: unknown) {
-  if (httpStatus(error) === 401) window.location.assign(`/login?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
+  if (httpStatus(error) === 401)
+    window.location.assign(`/login?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
 }
 
 function httpStatus(error: unknown): number | undefined {

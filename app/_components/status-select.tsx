@@ -13,7 +13,12 @@ export function StatusSelect<T extends string>(props: {
       <label htmlFor={props.id} style={{ margin: 0 }}>
         Status
       </label>
-      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value as T)} style={{ width: 'auto' }}>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value as T)}
+        style={{ width: 'auto' }}
+      >
         {props.options.map((option) => (
           <option key={option} value={option}>
             {props.format ? props.format(option) : option}

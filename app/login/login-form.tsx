@@ -13,7 +13,9 @@ function returnPath(): string {
   if (!raw) return '/bookings';
   try {
     const url = new URL(raw, window.location.origin);
-    return url.origin === window.location.origin && url.pathname !== '/login' ? `${url.pathname}${url.search}` : '/bookings';
+    return url.origin === window.location.origin && url.pathname !== '/login'
+      ? `${url.pathname}${url.search}`
+      : '/bookings';
   } catch {
     return '/bookings';
   }

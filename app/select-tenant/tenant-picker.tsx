@@ -31,7 +31,12 @@ export function TenantPicker({
       <ul className="tenant-list">
         {tenants.map((t) => (
           <li key={t.id}>
-            <button type="button" onClick={() => choose(t.id)} disabled={pending !== null} aria-current={t.id === current}>
+            <button
+              type="button"
+              onClick={() => choose(t.id)}
+              disabled={pending !== null}
+              aria-current={t.id === current}
+            >
               <strong>{t.name}</strong> <span className="muted">· {t.role}</span>
               {pending === t.id && <span className="muted"> — opening…</span>}
             </button>

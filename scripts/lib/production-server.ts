@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../server/db/embedded';
+import { freePort } from '@/server/db/embedded';
 
 /** Starts the production server (`npm start`, building first if needed) on a fresh embedded database. */
 export interface BenchServer {

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import * as engineBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { readMigrations } from '../../server/db/migrate';
+import { readMigrations } from '@/server/db/migrate';
 
 /**
  * Prisma's schema engine compiled to WebAssembly, driven offline: it replays
@@ -17,8 +17,13 @@ let loaded: Promise<typeof engineBindings> | undefined;
 
 function loadEngine(): Promise<typeof engineBindings> {
   loaded ??= (async () => {
-    const file = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
-    const { instance } = await WebAssembly.instantiate(readFileSync(file), { './schema_engine_bg.js': engineBindings });
+    const file = path.join(
+      path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')),
+      'schema_engine_bg.wasm',
+    );
+    const { instance } = await WebAssembly.instantiate(readFileSync(file), {
+      './schema_engine_bg.js': engineBindings,
+    });
     engineBindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as (() => void) | undefined)?.();
     return engineBindings;

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { AnyRoute } from '../http/route';
+import type { AnyRoute } from '@/server/http/route';
 import { Problem } from './schemas/common';
 
 /**
@@ -75,7 +75,10 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       operationId: route.operationId,
       summary: route.summary,
       description:
-        [route.description, route.auth === 'tenant' && route.role === 'admin' ? 'Requires role admin.' : undefined]
+        [
+          route.description,
+          route.auth === 'tenant' && route.role === 'admin' ? 'Requires role admin.' : undefined,
+        ]
           .filter(Boolean)
           .join(' ') || undefined,
       tags: [route.tag],
@@ -84,12 +87,22 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
         headers: z.object({
           'X-Tenant-ID': route.auth === 'tenant' ? tenantHeader : tenantHeader.optional(),
           ...(route.method === 'POST' && route.auth === 'tenant'
-            ? { 'Idempotency-Key': z.string().max(255).optional().meta({ description: 'Replays the first response for 24 h' }) }
+            ? {
+                'Idempotency-Key': z
+                  .string()
+                  .max(255)
+                  .optional()
+                  .meta({ description: 'Replays the first response for 24 h' }),
+              }
             : {}),
         }),
-        ...(pathParams.length ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) } : {}),
+        ...(pathParams.length
+          ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) }
+          : {}),
         ...(route.query ? { query: route.query } : {}),
-        ...(hasBody ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+        ...(hasBody
+          ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
+          : {}),
       },
       responses,
     });

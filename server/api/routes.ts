@@ -1,5 +1,5 @@
-import { compileRoutes, handleApiRequest } from '../http/dispatch';
-import type { AnyRoute } from '../http/route';
+import { compileRoutes, handleApiRequest } from '@/server/http/dispatch';
+import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
 import { authRoutes } from './v1/auth';

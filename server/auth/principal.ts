@@ -1,7 +1,7 @@
-import { db } from '../db/client';
-import type { Role } from '../db/generated/enums';
-import { Errors } from '../http/errors';
-import { constantTimeEqual, sha256Hex } from '../security/hashing';
+import { db } from '@/server/db/client';
+import type { Role } from '@/server/db/generated/enums';
+import { Errors } from '@/server/http/errors';
+import { constantTimeEqual, sha256Hex } from '@/server/security/hashing';
 import { looksLikeApiKey, parseApiKey } from './api-key-format';
 import { verifyAccessToken } from './jwt';
 
@@ -25,7 +25,8 @@ async function authenticateApiKey(token: string): Promise<Principal> {
   if (!parsed) throw Errors.unauthenticated('Malformed API key');
   // Looked up across tenants by design: the key itself names its tenant.
   const key = await db().apiKey.findUnique({ where: { prefix: parsed.prefix } });
-  if (!key || !constantTimeEqual(key.secretHash, sha256Hex(token))) throw Errors.unauthenticated('Unknown API key');
+  if (!key || !constantTimeEqual(key.secretHash, sha256Hex(token)))
+    throw Errors.unauthenticated('Unknown API key');
   const now = new Date();
   if (key.revokedAt && key.revokedAt <= now) throw Errors.unauthenticated('This API key has been revoked');
   if (key.expiresAt && key.expiresAt <= now) throw Errors.unauthenticated('This API key has expired');
@@ -38,7 +39,10 @@ async function authenticateApiKey(token: string): Promise<Principal> {
 
 async function authenticateAccessToken(token: string): Promise<Principal> {
   const result = await verifyAccessToken(token);
-  if (!result.ok) throw result.reason === 'expired' ? Errors.tokenExpired() : Errors.unauthenticated('Invalid access token');
+  if (!result.ok)
+    throw result.reason === 'expired'
+      ? Errors.tokenExpired()
+      : Errors.unauthenticated('Invalid access token');
   return { kind: 'user', tenantId: result.claims.tid, role: result.claims.role, userId: result.claims.sub };
 }
 

@@ -1,6 +1,6 @@
 import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
-import { pgPool } from '../db/pool';
-import { Errors } from '../http/errors';
+import { pgPool } from '@/server/db/pool';
+import { Errors } from '@/server/http/errors';
 
 /**
  * Failed sign-ins are counted per email and per client address in PostgreSQL, so every instance
@@ -27,7 +27,11 @@ function limiters(): Limiters {
       duration: WINDOW_SECONDS,
     };
     holder.__switchboardLoginLimiters = {
-      email: new RateLimiterPostgres({ ...common, keyPrefix: 'login_email', points: LOGIN_FAILURES_PER_EMAIL }),
+      email: new RateLimiterPostgres({
+        ...common,
+        keyPrefix: 'login_email',
+        points: LOGIN_FAILURES_PER_EMAIL,
+      }),
       ip: new RateLimiterPostgres({ ...common, keyPrefix: 'login_ip', points: LOGIN_FAILURES_PER_IP }),
     };
   }

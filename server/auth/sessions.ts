@@ -1,9 +1,9 @@
-import { db } from '../db/client';
-import type { Role } from '../db/generated/enums';
-import { Errors } from '../http/errors';
-import { newId } from '../lib/ids';
-import { burnPasswordCheck, sha256Hex, verifyPassword } from '../security/hashing';
-import { randomBase62 } from '../security/random';
+import { db } from '@/server/db/client';
+import type { Role } from '@/server/db/generated/enums';
+import { Errors } from '@/server/http/errors';
+import { newId } from '@/server/lib/ids';
+import { burnPasswordCheck, sha256Hex, verifyPassword } from '@/server/security/hashing';
+import { randomBase62 } from '@/server/security/random';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from './jwt';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './rate-limits';
 
@@ -57,20 +57,33 @@ export async function login(input: {
     if (!match) throw Errors.tenantMismatch();
     membership = match;
   } else if (user.memberships.length > 1) {
-    throw Errors.badRequest('tenant_required', 'You belong to several tenants: send X-Tenant-ID to choose one');
+    throw Errors.badRequest(
+      'tenant_required',
+      'You belong to several tenants: send X-Tenant-ID to choose one',
+    );
   }
   if (!membership) throw Errors.forbidden('This user belongs to no tenant');
 
   const familyId = newId('refreshFamily');
   const familyExpiresAt = new Date(Date.now() + REFRESH_FAMILY_TTL_MS);
-  return issueSession({ user, tenantId: membership.tenantId, role: membership.role, familyId, familyExpiresAt });
+  return issueSession({
+    user,
+    tenantId: membership.tenantId,
+    role: membership.role,
+    familyId,
+    familyExpiresAt,
+  });
 }
 
-export async function refresh(input: { refreshToken: string; tenantHeader: string | null }): Promise<SessionResponse> {
+export async function refresh(input: {
+  refreshToken: string;
+  tenantHeader: string | null;
+}): Promise<SessionResponse> {
   const token = await db().refreshToken.findUnique({ where: { tokenHash: sha256Hex(input.refreshToken) } });
   if (!token || token.revokedAt) throw Errors.unauthenticated('Unknown or revoked refresh token');
   if (input.tenantHeader && input.tenantHeader !== token.tenantId) throw Errors.tenantMismatch();
-  if (token.familyExpiresAt <= new Date()) throw Errors.tokenExpired('The refresh token has expired; sign in again');
+  if (token.familyExpiresAt <= new Date())
+    throw Errors.tokenExpired('The refresh token has expired; sign in again');
 
   // Spend the token; only one caller can win this conditional update.
   const spent = await db().refreshToken.updateMany({
@@ -106,7 +119,10 @@ export async function logout(input: { refreshToken: string; tenantHeader: string
 }
 
 async function revokeFamily(familyId: string): Promise<void> {
-  await db().refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await db().refreshToken.updateMany({
+    where: { familyId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }
 
 async function issueSession(input: {
@@ -128,7 +144,11 @@ async function issueSession(input: {
     },
   });
   return {
-    access_token: await signAccessToken({ userId: input.user.id, tenantId: input.tenantId, role: input.role }),
+    access_token: await signAccessToken({
+      userId: input.user.id,
+      tenantId: input.tenantId,
+      role: input.role,
+    }),
     token_type: 'Bearer',
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
     refresh_token: refreshToken,

@@ -4,10 +4,10 @@
 // Works against DATABASE_URL, or the embedded database whether or not the server is running.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { disconnectDb } from '../db/client';
-import { closePgPool } from '../db/pool';
-import { createTenantWithAdmin, createUser } from '../domain/tenants';
-import { prepareDatabase } from '../launcher/database';
+import { disconnectDb } from '@/server/db/client';
+import { closePgPool } from '@/server/db/pool';
+import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
+import { prepareDatabase } from '@/server/launcher/database';
 
 const USAGE = `usage:
   npm run cli -- tenant create --name <name> --admin-email <email> --admin-password <password> [--json]
@@ -53,7 +53,8 @@ async function run(): Promise<number> {
     },
   });
   const command = positionals.join(' ');
-  if (command !== 'tenant create' && command !== 'user create') throw new UsageError(`unknown command "${command}"`);
+  if (command !== 'tenant create' && command !== 'user create')
+    throw new UsageError(`unknown command "${command}"`);
   const input = command === 'tenant create' ? check(TenantCreate, values) : check(UserCreate, values);
 
   const database = await prepareDatabase({ log: (line) => console.error(line) });
@@ -73,7 +74,13 @@ async function run(): Promise<number> {
       );
     } else {
       const u = input as z.output<typeof UserCreate>;
-      const created = await createUser({ tenantId: u.tenant, email: u.email, password: u.password, role: u.role, name: u.name });
+      const created = await createUser({
+        tenantId: u.tenant,
+        email: u.email,
+        password: u.password,
+        role: u.role,
+        name: u.name,
+      });
       console.log(values.json ? JSON.stringify({ user_id: created.userId }) : `User ${created.userId}`);
     }
     return 0;

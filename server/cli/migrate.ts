@@ -1,5 +1,5 @@
 // `npm run db:migrate`: apply pending migrations to DATABASE_URL (or the embedded database).
-import { prepareDatabase } from '../launcher/database';
+import { prepareDatabase } from '@/server/launcher/database';
 
 try {
   const { stop } = await prepareDatabase({ log: (line) => console.log(line) });

@@ -27,7 +27,9 @@ describe('settings', () => {
   it('chooses inngest when an Inngest key or dev flag is present, unless told otherwise', () => {
     expect(parseSettings({ ...secrets, INNGEST_EVENT_KEY: 'k' }).DELIVERY_ENGINE).toBe('inngest');
     expect(parseSettings({ ...secrets, INNGEST_DEV: '1' }).DELIVERY_ENGINE).toBe('inngest');
-    expect(parseSettings({ ...secrets, INNGEST_DEV: '1', DELIVERY_ENGINE: 'worker' }).DELIVERY_ENGINE).toBe('worker');
+    expect(parseSettings({ ...secrets, INNGEST_DEV: '1', DELIVERY_ENGINE: 'worker' }).DELIVERY_ENGINE).toBe(
+      'worker',
+    );
   });
 
   it('gives one clear line per missing or weak setting', () => {
@@ -41,7 +43,9 @@ describe('settings', () => {
   });
 
   it('parses and rejects retry schedules', () => {
-    expect(parseSettings({ ...secrets, WEBHOOK_RETRY_WAITS: '50ms, 2s,1m' }).WEBHOOK_RETRY_WAITS).toEqual([50, 2000, 60_000]);
+    expect(parseSettings({ ...secrets, WEBHOOK_RETRY_WAITS: '50ms, 2s,1m' }).WEBHOOK_RETRY_WAITS).toEqual([
+      50, 2000, 60_000,
+    ]);
     expect(problems({ ...secrets, WEBHOOK_RETRY_WAITS: '1s,soon' })).toEqual([
       expect.stringContaining('WEBHOOK_RETRY_WAITS: "soon" is not a duration'),
     ]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from '../lib/duration';
+import { parseDuration } from '@/server/lib/duration';
 
 /** Every setting the service reads, validated once. See README "Settings". */
 const booleanFlag = z
@@ -9,7 +9,9 @@ const booleanFlag = z
 
 const strongSecret = (name: string) =>
   z
-    .string({ error: `${name} is required (any random text of at least 32 characters: openssl rand -base64 32)` })
+    .string({
+      error: `${name} is required (any random text of at least 32 characters: openssl rand -base64 32)`,
+    })
     .min(32, `${name} must be at least 32 characters (openssl rand -base64 32)`);
 
 const settingsSchema = z.object({

@@ -27,7 +27,10 @@ interface ClusterConfig {
 
 const DATABASE = 'switchboard';
 
-export async function ensureEmbeddedDatabase(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+export async function ensureEmbeddedDatabase(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   const clusterDir = path.join(root, 'postgres');
   const configPath = path.join(root, 'postgres.json');
@@ -67,7 +70,9 @@ export async function ensureEmbeddedDatabase(dataDir: string, log: (line: string
       await ensureDatabase(config);
       return { url, stop: async () => {} };
     }
-    throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start: ${String(error ?? 'it exited early')}`);
+    throw new Error(
+      `The embedded PostgreSQL in ${clusterDir} did not start: ${String(error ?? 'it exited early')}`,
+    );
   }
   await ensureDatabase(config);
   return { url, stop: () => cluster.stop() };
@@ -120,7 +125,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

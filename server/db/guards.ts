@@ -29,7 +29,8 @@ export const guardUndefinedWhere = Prisma.defineExtension({
           const where = (args as { where?: Record<string, unknown> }).where;
           if (where) {
             for (const [key, value] of Object.entries(where)) {
-              if (value === undefined) throw new UnsafeQueryError(`${model}.${operation}: where.${key} is undefined`);
+              if (value === undefined)
+                throw new UnsafeQueryError(`${model}.${operation}: where.${key} is undefined`);
             }
           }
           if (BULK_WRITE.has(operation) && (!where || Object.keys(where).length === 0)) {

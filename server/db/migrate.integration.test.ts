@@ -49,7 +49,10 @@ describe('applyMigrations', () => {
     const first = await applyMigrations(url);
     expect(first.applied).toEqual(readMigrations().map((m) => m.name));
     expect((await applyMigrations(url)).applied).toEqual([]);
-    const rows = await query(url, 'select migration_name, checksum, finished_at, applied_steps_count from "_prisma_migrations"');
+    const rows = await query(
+      url,
+      'select migration_name, checksum, finished_at, applied_steps_count from "_prisma_migrations"',
+    );
     const expected = readMigrations().map((m) => ({ name: m.name, checksum: m.checksum }));
     expect(rows.map((r) => ({ name: r.migration_name, checksum: r.checksum }))).toEqual(expected);
     expect(rows.every((r) => r.finished_at && r.applied_steps_count === 1)).toBe(true);
@@ -65,7 +68,10 @@ describe('applyMigrations', () => {
     });
     await expect(applyMigrations(url, dir)).rejects.toThrow(MigrationError);
     await expect(applyMigrations(url, dir)).rejects.toThrow(/002_broken failed and was rolled back/);
-    const tables = await query(url, "select table_name from information_schema.tables where table_schema = 'public' order by 1");
+    const tables = await query(
+      url,
+      "select table_name from information_schema.tables where table_schema = 'public' order by 1",
+    );
     expect(tables.map((t) => t.table_name)).toEqual(['_prisma_migrations', 'a']);
     const rows = await query(url, 'select migration_name from "_prisma_migrations"');
     expect(rows.map((r) => r.migration_name)).toEqual(['001_ok']);
@@ -74,13 +80,19 @@ describe('applyMigrations', () => {
   it('refuses a database that has migrations this build does not know', async () => {
     const url = await emptyDatabase();
     await applyMigrations(url, migrationsFolder({ '001_a': 'select 1;', '002_b': 'select 1;' }));
-    await expect(applyMigrations(url, migrationsFolder({ '001_a': 'select 1;' }))).rejects.toThrow(/does not know \(002_b\)/);
+    await expect(applyMigrations(url, migrationsFolder({ '001_a': 'select 1;' }))).rejects.toThrow(
+      /does not know \(002_b\)/,
+    );
   });
 
   it('serialises concurrent starters with an advisory lock', async () => {
     const url = await emptyDatabase();
     const dir = migrationsFolder({ '001_slow': 'select pg_sleep(0.3); create table once_only (id int);' });
-    const results = await Promise.all([applyMigrations(url, dir), applyMigrations(url, dir), applyMigrations(url, dir)]);
+    const results = await Promise.all([
+      applyMigrations(url, dir),
+      applyMigrations(url, dir),
+      applyMigrations(url, dir),
+    ]);
     expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 1]);
   });
 });

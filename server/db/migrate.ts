@@ -59,9 +59,11 @@ export async function applyMigrations(databaseUrl: string, dir = migrationsDir()
         "started_at" timestamptz not null default now(),
         "applied_steps_count" integer not null default 0
       )`);
-    const { rows } = await client.query<{ migration_name: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      'select migration_name, finished_at, rolled_back_at from "_prisma_migrations"',
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>('select migration_name, finished_at, rolled_back_at from "_prisma_migrations"');
     const unfinished = rows.find((row) => !row.finished_at && !row.rolled_back_at);
     if (unfinished) {
       throw new MigrationError(
@@ -92,7 +94,9 @@ export async function applyMigrations(databaseUrl: string, dir = migrationsDir()
         applied.push(migration.name);
       } catch (error) {
         await client.query('rollback').catch(() => {});
-        throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`);
+        throw new MigrationError(
+          `Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`,
+        );
       }
     }
     return { applied };

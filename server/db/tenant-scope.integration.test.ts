@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestTenant, type TestTenant } from '../../test/helpers';
-import { newId } from '../lib/ids';
+import { newId } from '@/server/lib/ids';
+import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { db } from './client';
 import { UnsafeQueryError } from './guards';
 import { forTenant, TenantScopeError } from './tenant-scope';
@@ -29,18 +29,24 @@ describe('forTenant', () => {
     expect((await mine.booking.updateMany({ where: { id: theirs.id }, data: { notes: 'x' } })).count).toBe(0);
     await expect(mine.booking.update({ where: { id: theirs.id }, data: { notes: 'x' } })).rejects.toThrow();
     expect((await mine.booking.deleteMany({ where: { id: theirs.id } })).count).toBe(0);
-    expect((await forTenant(b.tenantId).booking.findUniqueOrThrow({ where: { id: theirs.id } })).notes).toBeNull();
+    expect(
+      (await forTenant(b.tenantId).booking.findUniqueOrThrow({ where: { id: theirs.id } })).notes,
+    ).toBeNull();
   });
 
   it('stamps creates with its tenant and refuses a create for another tenant', async () => {
     const created = await forTenant(a.tenantId).booking.create({ data: booking(a.tenantId) });
     expect(created.tenantId).toBe(a.tenantId);
-    await expect(forTenant(a.tenantId).booking.create({ data: booking(b.tenantId) })).rejects.toThrow(TenantScopeError);
+    await expect(forTenant(a.tenantId).booking.create({ data: booking(b.tenantId) })).rejects.toThrow(
+      TenantScopeError,
+    );
   });
 
   it('keeps the scope inside interactive transactions', async () => {
     const theirs = await forTenant(b.tenantId).booking.create({ data: booking(b.tenantId) });
-    const seen = await forTenant(a.tenantId).$transaction((tx) => tx.booking.findMany({ where: { id: theirs.id } }));
+    const seen = await forTenant(a.tenantId).$transaction((tx) =>
+      tx.booking.findMany({ where: { id: theirs.id } }),
+    );
     expect(seen).toEqual([]);
   });
 
@@ -56,6 +62,8 @@ describe('undefined-where guard', () => {
     const tenantId = undefined as unknown as string;
     await expect(db().booking.findMany({ where: { tenantId } })).rejects.toThrow(UnsafeQueryError);
     await expect(db().booking.deleteMany({ where: { tenantId } })).rejects.toThrow(UnsafeQueryError);
-    await expect(db().booking.updateMany({ where: {}, data: { notes: 'x' } })).rejects.toThrow(UnsafeQueryError);
+    await expect(db().booking.updateMany({ where: {}, data: { notes: 'x' } })).rejects.toThrow(
+      UnsafeQueryError,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { isUuid } from '../lib/ids';
+import { isUuid } from '@/server/lib/ids';
 import { type Db, db } from './client';
 import { Prisma } from './generated/client';
 
@@ -53,7 +53,9 @@ function scope(tenantId: string) {
           const own = (row: object | undefined) => {
             const given = (row as { tenantId?: unknown } | undefined)?.tenantId;
             if (given !== undefined && given !== tenantId) {
-              throw new TenantScopeError(`${model}.${operation} writes tenant ${String(given)} through the scope of ${tenantId}`);
+              throw new TenantScopeError(
+                `${model}.${operation} writes tenant ${String(given)} through the scope of ${tenantId}`,
+              );
             }
             return { ...row, tenantId };
           };

@@ -1,6 +1,6 @@
 import { after } from 'next/server';
-import { settings } from '../config/settings';
-import { logger } from '../log';
+import { settings } from '@/server/config/settings';
+import { logger } from '@/server/log';
 
 /**
  * With the Inngest engine the outbox is relayed to Inngest after commit. A long-running server
@@ -12,7 +12,10 @@ export function relayOutboxAfterResponse(method: string): void {
   if (method === 'GET' || method === 'HEAD' || settings().DELIVERY_ENGINE !== 'inngest') return;
   after(async () => {
     try {
-      const [{ relayOutbox }, { inngest }] = await Promise.all([import('./inngest/relay'), import('./inngest/client')]);
+      const [{ relayOutbox }, { inngest }] = await Promise.all([
+        import('./inngest/relay'),
+        import('./inngest/client'),
+      ]);
       await relayOutbox((requests) => inngest.send(requests));
     } catch (error) {
       logger().error({ err: error }, 'outbox relay after response failed; the sweep will retry');

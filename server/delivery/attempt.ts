@@ -1,8 +1,8 @@
-import { settings } from '../config/settings';
-import { forTenant } from '../db/tenant-scope';
-import { newId } from '../lib/ids';
-import { logger } from '../log';
-import { signingSecrets } from '../webhooks/secrets';
+import { settings } from '@/server/config/settings';
+import { forTenant } from '@/server/db/tenant-scope';
+import { newId } from '@/server/lib/ids';
+import { logger } from '@/server/log';
+import { signingSecrets } from '@/server/webhooks/secrets';
 import { LOAD_DELIVERY_SQL } from './delivery-sql';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
@@ -96,7 +96,11 @@ function prismaStore(tenantId: string): AttemptStore {
   return {
     async load(job) {
       // Raw SQL on the hot path (measured ~2x faster than the relation query); the tenant filter is explicit.
-      const [delivery] = await db.$queryRawUnsafe<LoadedDelivery[]>(LOAD_DELIVERY_SQL, job.deliveryId, job.tenantId);
+      const [delivery] = await db.$queryRawUnsafe<LoadedDelivery[]>(
+        LOAD_DELIVERY_SQL,
+        job.deliveryId,
+        job.tenantId,
+      );
       return delivery;
     },
     async record({ id, job, startedAt, result, status, nextAttemptAt }) {
@@ -129,7 +133,8 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   const store = hooks.store ?? prismaStore(job.tenantId);
   const delivery = await store.load(job);
   if (!delivery) return { kind: 'skipped', reason: 'gone', attemptCount: 0 };
-  if (delivery.status !== 'pending') return { kind: 'skipped', reason: 'final', attemptCount: delivery.attemptCount };
+  if (delivery.status !== 'pending')
+    return { kind: 'skipped', reason: 'final', attemptCount: delivery.attemptCount };
   if (delivery.attemptCount >= job.attempt) {
     return { kind: 'skipped', reason: 'duplicate', attemptCount: delivery.attemptCount };
   }

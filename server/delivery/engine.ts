@@ -1,5 +1,5 @@
-import { settings } from '../config/settings';
-import type { Prisma } from '../db/generated/client';
+import { settings } from '@/server/config/settings';
+import type { Prisma } from '@/server/db/generated/client';
 
 /**
  * The delivery engines behind one small interface (the shape of Documenso's jobs provider): the

@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { hostOf, isPublicAddress, parseTargetUrl, UrlNotAllowedError } from '../webhooks/url-guard';
+import { hostOf, isPublicAddress, parseTargetUrl, UrlNotAllowedError } from '@/server/webhooks/url-guard';
 
 /**
  * One HTTP POST of a webhook. Redirects are never followed (a 3xx is a failed attempt), the
@@ -34,7 +34,11 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     const list = addresses as LookupAddress[];
     const refused = list.find((a) => !isPublicAddress(a.address));
     if (refused) {
-      return callback(new UrlNotAllowedError(`${hostname} resolves to a non-public address (${refused.address})`), '', 4);
+      return callback(
+        new UrlNotAllowedError(`${hostname} resolves to a non-public address (${refused.address})`),
+        '',
+        4,
+      );
     }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
     callback(null, list[0].address, list[0].family);
@@ -102,7 +106,9 @@ export function sendWebhook(
           finish({ ok: true, status, latencyMs: elapsed(), excerpt, error: null });
         } else if (status >= 300 && status < 400) {
           const location = res.headers.location ? ` to ${res.headers.location}` : '';
-          finish(fail(`redirect_refused: redirects are not followed (${status}${location})`, status, excerpt));
+          finish(
+            fail(`redirect_refused: redirects are not followed (${status}${location})`, status, excerpt),
+          );
         } else {
           finish(fail(`http_status: the endpoint answered ${status}`, status, excerpt));
         }

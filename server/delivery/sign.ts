@@ -22,7 +22,9 @@ export function signAttempt(input: {
 }): SignedRequest {
   // Whole seconds: the signed timestamp must equal the header value exactly.
   const timestamp = new Date(Math.floor((input.now ?? new Date()).getTime() / 1000) * 1000);
-  const signature = input.secrets.map((secret) => new Webhook(secret).sign(input.eventId, timestamp, input.body)).join(' ');
+  const signature = input.secrets
+    .map((secret) => new Webhook(secret).sign(input.eventId, timestamp, input.body))
+    .join(' ');
   return {
     body: input.body,
     headers: {

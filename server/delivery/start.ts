@@ -1,5 +1,5 @@
-import { settings } from '../config/settings';
-import { logger } from '../log';
+import { settings } from '@/server/config/settings';
+import { logger } from '@/server/log';
 
 /**
  * Starts the configured delivery engine inside the Next.js server process (from

@@ -1,10 +1,10 @@
-import { generateApiKey } from '../auth/api-key-format';
-import type { ApiKey } from '../db/generated/client';
-import type { TenantDb } from '../db/tenant-scope';
-import { Errors } from '../http/errors';
-import { paginate } from '../http/pagination';
-import { newId } from '../lib/ids';
-import { sha256Hex } from '../security/hashing';
+import { generateApiKey } from '@/server/auth/api-key-format';
+import type { ApiKey } from '@/server/db/generated/client';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { Errors } from '@/server/http/errors';
+import { paginate } from '@/server/http/pagination';
+import { newId } from '@/server/lib/ids';
+import { sha256Hex } from '@/server/security/hashing';
 
 /** API keys of one tenant. The full key exists only in the create/rotate response. */
 export interface ApiKeyResource {
@@ -71,7 +71,11 @@ export async function issueApiKey(
   };
 }
 
-export function createApiKey(db: TenantDb, tenantId: string, input: { name: string; expiresAt?: Date | null }) {
+export function createApiKey(
+  db: TenantDb,
+  tenantId: string,
+  input: { name: string; expiresAt?: Date | null },
+) {
   return issueApiKey(db, { tenantId, ...input });
 }
 
@@ -81,13 +85,17 @@ const usable = () => ({ OR: [{ revokedAt: null }, { revokedAt: { gt: new Date() 
 export function listApiKeys(db: TenantDb, query: { limit: number; cursor?: string }) {
   return paginate(
     query,
-    ({ after, take }) => db.apiKey.findMany({ where: { ...after, ...usable() }, orderBy: { id: 'desc' }, take }),
+    ({ after, take }) =>
+      db.apiKey.findMany({ where: { ...after, ...usable() }, orderBy: { id: 'desc' }, take }),
     serializeApiKey,
   );
 }
 
 export async function revokeApiKey(db: TenantDb, id: string): Promise<void> {
-  const { count } = await db.apiKey.updateMany({ where: { id, ...usable() }, data: { revokedAt: new Date() } });
+  const { count } = await db.apiKey.updateMany({
+    where: { id, ...usable() },
+    data: { revokedAt: new Date() },
+  });
   if (count === 0) throw Errors.notFound('API key');
 }
 
@@ -97,7 +105,10 @@ export async function rotateApiKey(db: TenantDb, tenantId: string, id: string, g
     const old = await tx.apiKey.findFirst({ where: { id, ...usable() } });
     if (!old) throw Errors.notFound('API key');
     const revokeAt = new Date(Date.now() + graceSeconds * 1000);
-    const { count } = await tx.apiKey.updateMany({ where: { id, ...usable() }, data: { revokedAt: revokeAt } });
+    const { count } = await tx.apiKey.updateMany({
+      where: { id, ...usable() },
+      data: { revokedAt: revokeAt },
+    });
     if (count === 0) throw Errors.notFound('API key');
     const created = await issueApiKey(tx, { tenantId, name: old.name, expiresAt: old.expiresAt });
     return {

@@ -1,8 +1,8 @@
-import { db, type Tx } from '../db/client';
-import { Prisma } from '../db/generated/client';
-import type { Role } from '../db/generated/enums';
-import { newId } from '../lib/ids';
-import { hashPassword, verifyPassword } from '../security/hashing';
+import { db, type Tx } from '@/server/db/client';
+import { Prisma } from '@/server/db/generated/client';
+import type { Role } from '@/server/db/generated/enums';
+import { newId } from '@/server/lib/ids';
+import { hashPassword, verifyPassword } from '@/server/security/hashing';
 import { issueApiKey } from './api-keys';
 
 /**
@@ -22,7 +22,12 @@ async function findOrCreateUser(tx: Tx, input: { email: string; password: string
     return existing;
   }
   return tx.user.create({
-    data: { id: newId('user'), email, name: input.name ?? email.split('@')[0], passwordHash: await hashPassword(input.password) },
+    data: {
+      id: newId('user'),
+      email,
+      name: input.name ?? email.split('@')[0],
+      passwordHash: await hashPassword(input.password),
+    },
   });
 }
 
@@ -35,7 +40,11 @@ export async function createTenantWithAdmin(input: {
   return db().$transaction(
     async (tx) => {
       const tenant = await tx.tenant.create({ data: { name: input.name } });
-      const user = await findOrCreateUser(tx, { email: input.adminEmail, password: input.adminPassword, name: input.adminName });
+      const user = await findOrCreateUser(tx, {
+        email: input.adminEmail,
+        password: input.adminPassword,
+        name: input.adminName,
+      });
       await tx.membership.create({ data: { tenantId: tenant.id, userId: user.id, role: 'admin' } });
       const apiKey = await issueApiKey(tx, { tenantId: tenant.id, name: 'Initial key' });
       return { tenantId: tenant.id, userId: user.id, apiKey: apiKey.key, apiKeyId: apiKey.id };
@@ -44,7 +53,13 @@ export async function createTenantWithAdmin(input: {
   );
 }
 
-export async function createUser(input: { tenantId: string; email: string; password: string; role: Role; name?: string }) {
+export async function createUser(input: {
+  tenantId: string;
+  email: string;
+  password: string;
+  role: Role;
+  name?: string;
+}) {
   const tenant = await db().tenant.findUnique({ where: { id: input.tenantId } });
   if (!tenant) throw new DomainConflictError(`No tenant ${input.tenantId}`);
   try {

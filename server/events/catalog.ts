@@ -5,19 +5,31 @@ export const EVENT_TYPES = [
     description: 'A conversation was started (inbound message from a new contact, or created by the API)',
   },
   { type: 'conversation.message.received', description: 'A new inbound message arrived' },
-  { type: 'conversation.message.sent', description: 'An outbound message was accepted by the channel provider' },
+  {
+    type: 'conversation.message.sent',
+    description: 'An outbound message was accepted by the channel provider',
+  },
   {
     type: 'conversation.message.delivered',
     description: 'The channel reported delivery of an outbound message (WhatsApp receipt)',
   },
-  { type: 'conversation.message.read', description: 'The recipient read an outbound message (WhatsApp receipt)' },
+  {
+    type: 'conversation.message.read',
+    description: 'The recipient read an outbound message (WhatsApp receipt)',
+  },
   { type: 'conversation.message.failed', description: 'An outbound message could not be sent or delivered' },
-  { type: 'conversation.handoff.requested', description: 'The AI assistant handed the conversation to a person' },
+  {
+    type: 'conversation.handoff.requested',
+    description: 'The AI assistant handed the conversation to a person',
+  },
   { type: 'conversation.assigned', description: 'The conversation was assigned to a team member' },
   { type: 'conversation.resolved', description: 'The conversation was resolved' },
   { type: 'booking.created', description: 'A booking was created' },
   { type: 'booking.confirmed', description: 'A booking was confirmed' },
-  { type: 'booking.rescheduled', description: 'A booking’s start or end time changed (data.previous has the old times)' },
+  {
+    type: 'booking.rescheduled',
+    description: 'A booking’s start or end time changed (data.previous has the old times)',
+  },
   { type: 'booking.cancelled', description: 'A booking was cancelled' },
   { type: 'booking.completed', description: 'A booking was completed' },
   { type: 'payment.created', description: 'A payment was created' },
@@ -35,11 +47,14 @@ export const SUBSCRIPTION_FAMILIES = ['*', 'conversation.*', 'booking.*', 'payme
 
 export function isSubscribable(value: string): boolean {
   return (
-    (SUBSCRIPTION_FAMILIES as readonly string[]).includes(value) || (EVENT_TYPE_NAMES.includes(value) && value !== 'webhook.test')
+    (SUBSCRIPTION_FAMILIES as readonly string[]).includes(value) ||
+    (EVENT_TYPE_NAMES.includes(value) && value !== 'webhook.test')
   );
 }
 
 /** Whether an endpoint subscribed to `subscriptions` gets an event of `type`. */
 export function subscriptionMatches(subscriptions: readonly string[], type: string): boolean {
-  return subscriptions.some((s) => s === '*' || s === type || (s.endsWith('.*') && type.startsWith(s.slice(0, -1))));
+  return subscriptions.some(
+    (s) => s === '*' || s === type || (s.endsWith('.*') && type.startsWith(s.slice(0, -1))),
+  );
 }

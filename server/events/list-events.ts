@@ -1,10 +1,14 @@
-import type { TenantDb } from '../db/tenant-scope';
-import { Errors } from '../http/errors';
-import { paginate } from '../http/pagination';
-import { envelopeOf } from '../webhooks/serialize';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { Errors } from '@/server/http/errors';
+import { paginate } from '@/server/http/pagination';
+import { envelopeOf } from '@/server/webhooks/serialize';
 
 /** The tenant's events (the outbox), newest first, as the envelopes receivers get. */
-export function listEvents(db: TenantDb, _tenantId: string, input: { limit: number; cursor?: string; type?: string }) {
+export function listEvents(
+  db: TenantDb,
+  _tenantId: string,
+  input: { limit: number; cursor?: string; type?: string },
+) {
   return paginate(
     input,
     ({ after, take }) =>

@@ -1,7 +1,7 @@
-import { Prisma } from '../db/generated/client';
-import type { TenantTx } from '../db/tenant-scope';
-import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '../delivery/engine';
-import { newId } from '../lib/ids';
+import { Prisma } from '@/server/db/generated/client';
+import type { TenantTx } from '@/server/db/tenant-scope';
+import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '@/server/delivery/engine';
+import { newId } from '@/server/lib/ids';
 import { type EventType, subscriptionMatches } from './catalog';
 
 /**
@@ -28,8 +28,12 @@ export interface RecordEventInput<T> {
 }
 
 export async function recordEvent<T>(tx: TenantTx, input: RecordEventInput<T>): Promise<EventEnvelope<T>> {
-  const endpoints = await tx.webhookEndpoint.findMany({ where: { isActive: true }, select: { id: true, events: true } });
-  const targets = input.type === 'webhook.test' ? [] : endpoints.filter((e) => subscriptionMatches(e.events, input.type));
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: { isActive: true },
+    select: { id: true, events: true },
+  });
+  const targets =
+    input.type === 'webhook.test' ? [] : endpoints.filter((e) => subscriptionMatches(e.events, input.type));
   return (
     await recordEventFor(
       tx,
@@ -56,7 +60,12 @@ export async function recordEventFor<T>(tx: TenantTx, input: RecordEventInput<T>
   const insertEvent = Prisma.sql`insert into events (id, tenant_id, type, payload, created_at, dispatched_at)
     values (${id}, ${input.tenantId}::uuid, ${input.type}, ${JSON.stringify(envelope)}::jsonb,
       ${createdAt.toISOString()}::timestamptz, ${dispatchedAt}::timestamptz)`;
-  const deliveryIds = await writeDeliveries(tx, engine, { tenantId: input.tenantId, eventId: id, endpointIds }, insertEvent);
+  const deliveryIds = await writeDeliveries(
+    tx,
+    engine,
+    { tenantId: input.tenantId, eventId: id, endpointIds },
+    insertEvent,
+  );
   return { envelope, deliveryIds };
 }
 
@@ -83,7 +92,12 @@ export async function createDeliveries(tx: TenantTx, input: NewDeliveries): Prom
  * re-opening), the delivery rows, and the engine's hand-over of them. Raw SQL, so the tenant is
  * written explicitly on every row.
  */
-async function writeDeliveries(tx: TenantTx, engine: DeliveryEngine, input: NewDeliveries, first: Prisma.Sql | null) {
+async function writeDeliveries(
+  tx: TenantTx,
+  engine: DeliveryEngine,
+  input: NewDeliveries,
+  first: Prisma.Sql | null,
+) {
   const jobs: DeliveryJob[] = input.endpointIds.map((endpointId) => ({
     tenantId: input.tenantId,
     deliveryId: newId('delivery'),

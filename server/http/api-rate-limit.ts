@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Principal } from '../auth/principal';
-import { settings } from '../config/settings';
+import type { Principal } from '@/server/auth/principal';
+import { settings } from '@/server/config/settings';
 import { Errors } from './errors';
 
 /**
@@ -8,13 +8,18 @@ import { Errors } from './errors';
  * 100/s. Counted in each process's memory: cheap on the hot path, and N instances allow up to N
  * times the rate, which is acceptable for abuse protection. API_RATE_LIMIT_PER_SECOND=0 disables it.
  */
-const holder = globalThis as unknown as { __switchboardApiLimiter?: { points: number; limiter: RateLimiterMemory } };
+const holder = globalThis as unknown as {
+  __switchboardApiLimiter?: { points: number; limiter: RateLimiterMemory };
+};
 
 export async function assertWithinApiRateLimit(principal: Principal): Promise<void> {
   const points = settings().API_RATE_LIMIT_PER_SECOND;
   if (points === 0) return;
   if (holder.__switchboardApiLimiter?.points !== points) {
-    holder.__switchboardApiLimiter = { points, limiter: new RateLimiterMemory({ points, duration: 1, keyPrefix: 'api' }) };
+    holder.__switchboardApiLimiter = {
+      points,
+      limiter: new RateLimiterMemory({ points, duration: 1, keyPrefix: 'api' }),
+    };
   }
   const key = principal.kind === 'api_key' ? principal.keyId : `${principal.tenantId}:${principal.userId}`;
   try {

@@ -28,7 +28,10 @@ const table = compileRoutes([
 
 describe('handleApiRequest', () => {
   it('answers an unexpected error with internal_error and the request id only', async () => {
-    const res = await handleApiRequest(new Request('http://x/api/v1/explode', { headers: { 'X-Request-Id': 'trace-1' } }), table);
+    const res = await handleApiRequest(
+      new Request('http://x/api/v1/explode', { headers: { 'X-Request-Id': 'trace-1' } }),
+      table,
+    );
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     const text = await res.text();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { authenticate, requireRole } from '../auth/principal';
-import { forTenant } from '../db/tenant-scope';
-import { isUuid } from '../lib/ids';
-import { logger } from '../log';
+import { authenticate, requireRole } from '@/server/auth/principal';
+import { forTenant } from '@/server/db/tenant-scope';
+import { isUuid } from '@/server/lib/ids';
+import { logger } from '@/server/log';
 import { assertWithinApiRateLimit } from './api-rate-limit';
 import { parseJsonBody, readBodyText } from './body';
 import { ApiError, Errors } from './errors';
@@ -22,10 +22,12 @@ interface CompiledRoute {
 export function compileRoutes(routes: AnyRoute[]): CompiledRoute[] {
   return routes.map((route) => {
     const names: string[] = [];
-    const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
+    const source = route.path
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\{(\w+)\}/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
     return { route, pattern: new RegExp(`^${source}$`), names };
   });
 }
@@ -49,7 +51,10 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
     if (error instanceof ApiError) {
       response = problemResponse(error, requestId);
     } else {
-      logger().error({ err: error, request_id: requestId, method: request.method, path: url.pathname }, 'unhandled error');
+      logger().error(
+        { err: error, request_id: requestId, method: request.method, path: url.pathname },
+        'unhandled error',
+      );
       response = internalErrorResponse(requestId);
     }
   }

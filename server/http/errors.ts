@@ -40,25 +40,42 @@ export const Errors = {
   notFound: (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found`),
   routeNotFound: () => new ApiError(404, 'not_found', 'No such route'),
   methodNotAllowed: (allow: string[]) =>
-    new ApiError(405, 'method_not_allowed', 'Method not allowed on this route', { headers: { Allow: allow.join(', ') } }),
+    new ApiError(405, 'method_not_allowed', 'Method not allowed on this route', {
+      headers: { Allow: allow.join(', ') },
+    }),
   tenantHeaderMissing: () => new ApiError(400, 'tenant_header_missing', 'The X-Tenant-ID header is required'),
-  tenantHeaderInvalid: () => new ApiError(400, 'tenant_header_invalid', 'The X-Tenant-ID header must be a UUID'),
+  tenantHeaderInvalid: () =>
+    new ApiError(400, 'tenant_header_invalid', 'The X-Tenant-ID header must be a UUID'),
   unauthenticated: (detail = 'A valid bearer credential is required') =>
     new ApiError(401, 'unauthenticated', detail, { headers: BEARER }),
-  tokenExpired: (detail = 'The access token has expired') => new ApiError(401, 'token_expired', detail, { headers: BEARER }),
+  tokenExpired: (detail = 'The access token has expired') =>
+    new ApiError(401, 'token_expired', detail, { headers: BEARER }),
   invalidCredentials: () => new ApiError(401, 'invalid_credentials', 'Wrong email or password'),
   refreshTokenReused: () =>
-    new ApiError(401, 'refresh_token_reused', 'This refresh token was already used; the whole session has been revoked', {
-      headers: BEARER,
-    }),
-  tenantMismatch: () => new ApiError(403, 'tenant_mismatch', 'The credential does not belong to the tenant in X-Tenant-ID'),
+    new ApiError(
+      401,
+      'refresh_token_reused',
+      'This refresh token was already used; the whole session has been revoked',
+      {
+        headers: BEARER,
+      },
+    ),
+  tenantMismatch: () =>
+    new ApiError(403, 'tenant_mismatch', 'The credential does not belong to the tenant in X-Tenant-ID'),
   forbidden: (detail = 'Your role does not allow this action') => new ApiError(403, 'forbidden', detail),
   invalidJson: (detail = 'The request body is not valid JSON') => new ApiError(400, 'invalid_json', detail),
   unsupportedMediaType: () =>
-    new ApiError(415, 'unsupported_media_type', 'Request bodies must be sent as Content-Type: application/json'),
-  payloadTooLarge: (limit: number) => new ApiError(413, 'payload_too_large', `The request body is larger than ${limit} bytes`),
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      'Request bodies must be sent as Content-Type: application/json',
+    ),
+  payloadTooLarge: (limit: number) =>
+    new ApiError(413, 'payload_too_large', `The request body is larger than ${limit} bytes`),
   validation: (errors: FieldError[]) =>
-    new ApiError(422, 'validation_failed', 'The request is not valid; see errors for each problem', { errors }),
+    new ApiError(422, 'validation_failed', 'The request is not valid; see errors for each problem', {
+      errors,
+    }),
   invalidTransition: (detail: string) => new ApiError(409, 'invalid_transition', detail),
   conflict: (code: string, detail: string) => new ApiError(409, code, detail),
   rateLimited: (retryAfterSeconds: number) =>

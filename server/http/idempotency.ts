@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TenantDb } from '../db/tenant-scope';
-import { sha256Hex } from '../security/hashing';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { sha256Hex } from '@/server/security/hashing';
 import { ApiError, Errors, type FieldError } from './errors';
 import type { ApiResult } from './route';
 
@@ -28,7 +28,9 @@ interface Input {
 export async function withIdempotency(input: Input, run: () => Promise<ApiResult>): Promise<ApiResult> {
   const { db, key } = input;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw Errors.validation([{ path: 'Idempotency-Key', message: `Must be 1 to ${MAX_KEY_LENGTH} characters` }]);
+    throw Errors.validation([
+      { path: 'Idempotency-Key', message: `Must be 1 to ${MAX_KEY_LENGTH} characters` },
+    ]);
   }
   const requestHash = sha256Hex(`${input.method} ${input.path}\n${input.rawBody}`);
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
@@ -37,15 +39,28 @@ export async function withIdempotency(input: Input, run: () => Promise<ApiResult
     const now = new Date();
     await db.idempotencyKey.deleteMany({ where: { key, expiresAt: { lte: now } } });
     const claimed = await db.idempotencyKey.createMany({
-      data: [{ tenantId: input.tenantId, key, requestHash, createdAt: now, expiresAt: new Date(now.getTime() + TTL_MS) }],
+      data: [
+        {
+          tenantId: input.tenantId,
+          key,
+          requestHash,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + TTL_MS),
+        },
+      ],
       skipDuplicates: true,
     });
     if (claimed.count === 1) return runAndStore(input, requestHash, run);
 
-    const existing = await db.idempotencyKey.findUnique({ where: { tenantId_key: { tenantId: input.tenantId, key } } });
+    const existing = await db.idempotencyKey.findUnique({
+      where: { tenantId_key: { tenantId: input.tenantId, key } },
+    });
     if (!existing) continue; // expired and removed between our two statements: claim again
     if (existing.requestHash !== requestHash) {
-      throw Errors.conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request');
+      throw Errors.conflict(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request',
+      );
     }
     if (existing.responseStatus !== null && existing.responseStatus >= 400) {
       throw replayedError(existing.responseStatus, existing.responseBody);
@@ -58,13 +73,20 @@ export async function withIdempotency(input: Input, run: () => Promise<ApiResult
       };
     }
     if (Date.now() > deadline) {
-      throw Errors.conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+      throw Errors.conflict(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed',
+      );
     }
     await sleep(25);
   }
 }
 
-async function runAndStore(input: Input, requestHash: string, run: () => Promise<ApiResult>): Promise<ApiResult> {
+async function runAndStore(
+  input: Input,
+  requestHash: string,
+  run: () => Promise<ApiResult>,
+): Promise<ApiResult> {
   const where = { tenantId_key: { tenantId: input.tenantId, key: input.key } };
   let result: ApiResult;
   try {

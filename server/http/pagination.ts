@@ -12,7 +12,8 @@ export interface Page<T> {
 export function decodeCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[a-z]{3}_[0-9A-Z]{26}$/.test(id)) throw Errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
+  if (!/^[a-z]{3}_[0-9A-Z]{26}$/.test(id))
+    throw Errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
   return id;
 }
 

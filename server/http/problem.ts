@@ -15,7 +15,11 @@ export function problemResponse(error: ApiError, requestId: string): Response {
   };
   return new Response(JSON.stringify(body), {
     status: error.status,
-    headers: { 'Content-Type': 'application/problem+json', 'X-Request-Id': requestId, ...error.extra.headers },
+    headers: {
+      'Content-Type': 'application/problem+json',
+      'X-Request-Id': requestId,
+      ...error.extra.headers,
+    },
   });
 }
 

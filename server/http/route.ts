@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { Principal } from '../auth/principal';
-import type { Role } from '../db/generated/enums';
-import type { TenantDb } from '../db/tenant-scope';
+import type { Principal } from '@/server/auth/principal';
+import type { Role } from '@/server/db/generated/enums';
+import type { TenantDb } from '@/server/db/tenant-scope';
 
 /**
  * One REST operation, declared once: the router dispatches it, the wrapper enforces its tenancy,
@@ -54,7 +54,9 @@ export interface TenantRoute<B = undefined, Q = undefined, P = undefined> extend
   auth: 'tenant';
   /** Minimum role; `admin` routes refuse agents with 403 forbidden. */
   role: Role;
-  handler: (ctx: TenantContext & { body: Infer<B>; query: Infer<Q>; params: Params<P> }) => Promise<ApiResult>;
+  handler: (
+    ctx: TenantContext & { body: Infer<B>; query: Infer<Q>; params: Params<P> },
+  ) => Promise<ApiResult>;
 }
 
 export interface PublicRoute<B = undefined, Q = undefined, P = undefined> extends RouteCommon<B, Q, P> {
@@ -63,7 +65,12 @@ export interface PublicRoute<B = undefined, Q = undefined, P = undefined> extend
   /** Read the raw body yourself (signature checks over exact bytes). */
   rawBody?: boolean;
   handler: (
-    ctx: BaseContext & { body: Infer<B>; query: Infer<Q>; params: Infer<P> & Record<string, string>; rawBody: string },
+    ctx: BaseContext & {
+      body: Infer<B>;
+      query: Infer<Q>;
+      params: Infer<P> & Record<string, string>;
+      rawBody: string;
+    },
   ) => Promise<ApiResult>;
 }
 
@@ -86,5 +93,9 @@ export function publicRoute<
   return { ...route, auth: 'public' };
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): ApiResult => ({ status, body, headers });
+export const json = (status: number, body: unknown, headers?: Record<string, string>): ApiResult => ({
+  status,
+  body,
+  headers,
+});
 export const noContent = (): ApiResult => ({ status: 204 });

@@ -1,5 +1,5 @@
-import { ensureEmbeddedDatabase } from '../db/embedded';
-import { applyMigrations } from '../db/migrate';
+import { ensureEmbeddedDatabase } from '@/server/db/embedded';
+import { applyMigrations } from '@/server/db/migrate';
 
 /**
  * The database every entry point (server, CLI, db:migrate) uses: DATABASE_URL when set, else the

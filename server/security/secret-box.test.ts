@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '../config/settings';
+import { resetSettingsCache } from '@/server/config/settings';
 import { decryptSecret, encryptSecret } from './secret-box';
 
 const original = process.env.SECRETS_KEY;

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { settings } from '../config/settings';
+import { settings } from '@/server/config/settings';
 
 /**
  * Encryption at rest for webhook and channel secrets: AES-256-GCM under a key derived from
@@ -9,7 +9,8 @@ let derived: { from: string; key: Buffer } | undefined;
 function key(): Buffer {
   // Derived once per SECRETS_KEY value (every webhook attempt decrypts its endpoint's secret).
   const from = settings().SECRETS_KEY;
-  if (derived?.from !== from) derived = { from, key: createHash('sha256').update(`switchboard:secret-box:${from}`).digest() };
+  if (derived?.from !== from)
+    derived = { from, key: createHash('sha256').update(`switchboard:secret-box:${from}`).digest() };
   return derived.key;
 }
 
@@ -26,5 +27,7 @@ export function decryptSecret(stored: string): string {
   const body = Buffer.from(bodyText, 'base64url');
   const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(ivText, 'base64url'));
   decipher.setAuthTag(body.subarray(body.length - 16));
-  return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
+  return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString(
+    'utf8',
+  );
 }

@@ -1,9 +1,9 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { verifyPasswordLogin } from '../auth/sessions';
-import { settings } from '../config/settings';
-import type { Role } from '../db/generated/enums';
-import { ApiError } from '../http/errors';
+import { verifyPasswordLogin } from '@/server/auth/sessions';
+import { settings } from '@/server/config/settings';
+import type { Role } from '@/server/db/generated/enums';
+import { ApiError } from '@/server/http/errors';
 import { findMembership } from './membership';
 
 /**
@@ -29,7 +29,10 @@ export function authOptions(): NextAuthOptions {
     providers: [
       CredentialsProvider({
         name: 'Email and password',
-        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        credentials: {
+          email: { label: 'Email', type: 'email' },
+          password: { label: 'Password', type: 'password' },
+        },
         async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password) return null;
           try {
@@ -49,7 +52,8 @@ export function authOptions(): NextAuthOptions {
           } catch (error) {
             if (error instanceof ApiError && error.code === 'invalid_credentials') return null;
             // next-auth hands a thrown message to the client as `error`; the login page explains it.
-            if (error instanceof ApiError && error.status === 429) throw new Error(SIGN_IN_ERRORS.rateLimited);
+            if (error instanceof ApiError && error.status === 429)
+              throw new Error(SIGN_IN_ERRORS.rateLimited);
             throw error;
           }
         },

@@ -2,9 +2,9 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { ZodError, z } from 'zod';
-import { forTenant } from '../db/tenant-scope';
-import { ApiError, type FieldError } from '../http/errors';
-import { logger } from '../log';
+import { forTenant } from '@/server/db/tenant-scope';
+import { ApiError, type FieldError } from '@/server/http/errors';
+import { logger } from '@/server/log';
 import { currentViewer, type Viewer } from './membership';
 
 /**
@@ -37,12 +37,19 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
 
 export class DomainTRPCError extends TRPCError {
   constructor(readonly apiError: ApiError) {
-    super({ code: CODES[apiError.status] ?? 'INTERNAL_SERVER_ERROR', message: apiError.message, cause: apiError });
+    super({
+      code: CODES[apiError.status] ?? 'INTERNAL_SERVER_ERROR',
+      message: apiError.message,
+      cause: apiError,
+    });
   }
 }
 
 function zodFieldErrors(error: ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(input)', message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(input)',
+    message: issue.message,
+  }));
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -54,7 +61,8 @@ const t = initTRPC.context<TrpcContext>().create({
     return {
       ...shape,
       // Unexpected errors reveal nothing beyond their code.
-      message: shape.data.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong on our side' : shape.message,
+      message:
+        shape.data.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong on our side' : shape.message,
       data: { ...shape.data, stack: undefined, apiCode: apiError?.code ?? null, fieldErrors },
     };
   },
@@ -79,9 +87,16 @@ export const publicProcedure = t.procedure.use(mapDomainErrors);
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   const viewer = ctx.viewer;
   if (!viewer) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
-  if (!viewer.tenantId || !viewer.role) throw new TRPCError({ code: 'FORBIDDEN', message: 'Choose a tenant first' });
+  if (!viewer.tenantId || !viewer.role)
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Choose a tenant first' });
   return next({
-    ctx: { viewer, tenantId: viewer.tenantId, role: viewer.role, userId: viewer.userId, db: forTenant(viewer.tenantId) },
+    ctx: {
+      viewer,
+      tenantId: viewer.tenantId,
+      role: viewer.role,
+      userId: viewer.userId,
+      db: forTenant(viewer.tenantId),
+    },
   });
 });
 

@@ -1,7 +1,7 @@
 import { getServerSession, type Session } from 'next-auth';
-import { db } from '../db/client';
-import type { Role } from '../db/generated/enums';
-import { isUuid } from '../lib/ids';
+import { db } from '@/server/db/client';
+import type { Role } from '@/server/db/generated/enums';
+import { isUuid } from '@/server/lib/ids';
 import { authOptions } from './auth-options';
 
 /**
@@ -14,7 +14,11 @@ export async function findMembership(userId: string, tenantId: string) {
 }
 
 export async function listMemberships(userId: string) {
-  return db().membership.findMany({ where: { userId }, include: { tenant: true }, orderBy: { createdAt: 'asc' } });
+  return db().membership.findMany({
+    where: { userId },
+    include: { tenant: true },
+    orderBy: { createdAt: 'asc' },
+  });
 }
 
 export interface Viewer {
@@ -33,7 +37,9 @@ export async function currentViewer(): Promise<Viewer | null> {
 }
 
 /** Never trusts the tenant or role in the cookie: both come from the membership row. */
-export async function viewerFromSession(session: Pick<Session, 'user' | 'tenantId'> | null): Promise<Viewer | null> {
+export async function viewerFromSession(
+  session: Pick<Session, 'user' | 'tenantId'> | null,
+): Promise<Viewer | null> {
   const userId = session?.user?.id;
   if (!session || !userId) return null;
   const membership =

@@ -1,5 +1,5 @@
 import type { DefaultSession } from 'next-auth';
-import type { Role } from '../db/generated/enums';
+import type { Role } from '@/server/db/generated/enums';
 
 // What the dashboard keeps in the next-auth JWT and session (see auth-options.ts).
 declare module 'next-auth' {

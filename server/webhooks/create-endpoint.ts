@@ -1,5 +1,5 @@
-import type { TenantDb } from '../db/tenant-scope';
-import { newId } from '../lib/ids';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { newId } from '@/server/lib/ids';
 import { checkEndpointUrl } from './errors';
 import { newEncryptedSecret } from './secrets';
 import { serializeEndpoint } from './serialize';

@@ -1,4 +1,4 @@
-import type { TenantDb } from '../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { findEndpointOr404 } from './get-endpoint';
 
 /** Deletes the endpoint with its delivery log; queued attempts for it find nothing and send nothing. */

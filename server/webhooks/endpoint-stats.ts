@@ -1,9 +1,13 @@
-import { Prisma } from '../db/generated/client';
-import type { TenantDb } from '../db/tenant-scope';
+import { Prisma } from '@/server/db/generated/client';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import type { EndpointStats } from './serialize';
 
 /** Attempts and success share per endpoint over the last 24 h (the dashboard's "recent success rate"). */
-export async function endpointStats(db: TenantDb, tenantId: string, endpointIds: string[]): Promise<Map<string, EndpointStats>> {
+export async function endpointStats(
+  db: TenantDb,
+  tenantId: string,
+  endpointIds: string[],
+): Promise<Map<string, EndpointStats>> {
   const stats = new Map<string, EndpointStats>();
   if (endpointIds.length === 0) return stats;
   // Raw SQL is not tenant-scoped by the extension: the tenant filter is explicit here.
@@ -15,7 +19,10 @@ export async function endpointStats(db: TenantDb, tenantId: string, endpointIds:
       and a.started_at > now() - interval '24 hours'
     group by d.endpoint_id`;
   for (const row of rows) {
-    stats.set(row.endpoint_id, { recent_attempts: row.total, recent_success_rate: row.total ? row.ok / row.total : null });
+    stats.set(row.endpoint_id, {
+      recent_attempts: row.total,
+      recent_success_rate: row.total ? row.ok / row.total : null,
+    });
   }
   return stats;
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { ApiError } from '@/server/http/errors';
 import { assertPublicTarget, UrlNotAllowedError } from './url-guard';
 
 /** 422 url_not_allowed (CONTRACT §6), with the field path like every validation error. */

@@ -1,5 +1,5 @@
-import type { TenantDb } from '../db/tenant-scope';
-import { Errors } from '../http/errors';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { Errors } from '@/server/http/errors';
 import { endpointStats } from './endpoint-stats';
 import { serializeEndpoint } from './serialize';
 

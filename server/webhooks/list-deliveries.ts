@@ -1,5 +1,5 @@
-import type { TenantDb } from '../db/tenant-scope';
-import { paginate } from '../http/pagination';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { paginate } from '@/server/http/pagination';
 import { findEndpointOr404 } from './get-endpoint';
 import { serializeDelivery } from './serialize';
 
@@ -22,7 +22,10 @@ export async function listDeliveries(db: TenantDb, _tenantId: string, input: Lis
           ...(input.endpointId !== undefined ? { endpointId: input.endpointId } : {}),
           ...(input.status ? { status: input.status } : {}),
         },
-        include: { event: { select: { type: true } }, attempts: { orderBy: { attemptNumber: 'desc' }, take: 1 } },
+        include: {
+          event: { select: { type: true } },
+          attempts: { orderBy: { attemptNumber: 'desc' }, take: 1 },
+        },
         orderBy: { id: 'desc' },
         take,
       }),

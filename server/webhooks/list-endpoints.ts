@@ -1,9 +1,13 @@
-import type { TenantDb } from '../db/tenant-scope';
-import { paginate } from '../http/pagination';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { paginate } from '@/server/http/pagination';
 import { endpointStats } from './endpoint-stats';
 import { serializeEndpoint } from './serialize';
 
-export async function listEndpoints(db: TenantDb, tenantId: string, input: { limit: number; cursor?: string }) {
+export async function listEndpoints(
+  db: TenantDb,
+  tenantId: string,
+  input: { limit: number; cursor?: string },
+) {
   const page = await paginate(
     input,
     ({ after, take }) => db.webhookEndpoint.findMany({ where: { ...after }, orderBy: { id: 'desc' }, take }),

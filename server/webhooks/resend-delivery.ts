@@ -1,6 +1,6 @@
-import type { TenantDb } from '../db/tenant-scope';
-import { createDeliveries } from '../events/record';
-import { Errors } from '../http/errors';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { createDeliveries } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
 import { serializeDelivery } from './serialize';
 
 /**
@@ -22,6 +22,8 @@ export async function resendDelivery(db: TenantDb, tenantId: string, input: { id
       endpointIds: [original.endpointId],
       resendOfId: original.id,
     });
-    return serializeDelivery(await tx.delivery.findUniqueOrThrow({ where: { id }, include: { event: true } }));
+    return serializeDelivery(
+      await tx.delivery.findUniqueOrThrow({ where: { id }, include: { event: true } }),
+    );
   });
 }

@@ -1,4 +1,4 @@
-import type { TenantDb } from '../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { findEndpointOr404 } from './get-endpoint';
 import { newEncryptedSecret, ROTATION_OVERLAP_MS } from './secrets';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret } from '../security/secret-box';
+import { decryptSecret, encryptSecret } from '@/server/security/secret-box';
 
 /** Standard Webhooks secrets: `whsec_` + base64 of 32 random bytes, stored encrypted. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +19,11 @@ export function signingSecrets(
   now = new Date(),
 ): string[] {
   const secrets = [decryptSecret(endpoint.secretEnc)];
-  if (endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+  if (
+    endpoint.previousSecretEnc &&
+    endpoint.previousSecretExpiresAt &&
+    endpoint.previousSecretExpiresAt > now
+  ) {
     secrets.push(decryptSecret(endpoint.previousSecretEnc));
   }
   return secrets;

@@ -1,13 +1,14 @@
-import type { TenantDb } from '../db/tenant-scope';
-import { recordEventFor } from '../events/record';
-import { Errors } from '../http/errors';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { recordEventFor } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
 import { findEndpointOr404 } from './get-endpoint';
 import { serializeDelivery } from './serialize';
 
 /** Records a `webhook.test` event and delivers it to this one endpoint only (subscriptions do not apply). */
 export async function sendTestEvent(db: TenantDb, tenantId: string, input: { id: string }) {
   const endpoint = await findEndpointOr404(db, input.id);
-  if (!endpoint.isActive) throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it to send a test event');
+  if (!endpoint.isActive)
+    throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it to send a test event');
   // The delivery is read before commit: the answer shows it as created, not however far the
   // worker (which starts on commit) has got with it by then.
   return db.$transaction(async (tx) => {
@@ -20,7 +21,10 @@ export async function sendTestEvent(db: TenantDb, tenantId: string, input: { id:
       },
       [endpoint.id],
     );
-    const delivery = await tx.delivery.findUniqueOrThrow({ where: { id: deliveryIds[0] }, include: { event: true } });
+    const delivery = await tx.delivery.findUniqueOrThrow({
+      where: { id: deliveryIds[0] },
+      include: { event: true },
+    });
     return { event: envelope, delivery: serializeDelivery(delivery) };
   });
 }

@@ -1,6 +1,6 @@
-import type { Delivery, DeliveryAttempt, Event, WebhookEndpoint } from '../db/generated/client';
-import { envelopeBody } from '../delivery/attempt';
-import type { EventEnvelope } from '../events/record';
+import type { Delivery, DeliveryAttempt, Event, WebhookEndpoint } from '@/server/db/generated/client';
+import { envelopeBody } from '@/server/delivery/attempt';
+import type { EventEnvelope } from '@/server/events/record';
 
 /** REST shapes of endpoints and deliveries; the tRPC layer returns the same objects. */
 export interface EndpointStats {
@@ -8,7 +8,10 @@ export interface EndpointStats {
   recent_success_rate: number | null;
 }
 
-export function serializeEndpoint(e: WebhookEndpoint, stats: EndpointStats = { recent_attempts: 0, recent_success_rate: null }) {
+export function serializeEndpoint(
+  e: WebhookEndpoint,
+  stats: EndpointStats = { recent_attempts: 0, recent_success_rate: null },
+) {
   return {
     id: e.id,
     url: e.url,
@@ -22,9 +25,14 @@ export function serializeEndpoint(e: WebhookEndpoint, stats: EndpointStats = { r
 }
 export type EndpointResource = ReturnType<typeof serializeEndpoint>;
 
-export function serializeDelivery(d: Delivery & { event: Pick<Event, 'type'>; attempts?: DeliveryAttempt[] }) {
+export function serializeDelivery(
+  d: Delivery & { event: Pick<Event, 'type'>; attempts?: DeliveryAttempt[] },
+) {
   // `attempts` holds the newest attempt (lists) or all of them (detail); either way the last is the latest.
-  const latest = d.attempts?.reduce<DeliveryAttempt | null>((a, b) => (a && a.attemptNumber > b.attemptNumber ? a : b), null);
+  const latest = d.attempts?.reduce<DeliveryAttempt | null>(
+    (a, b) => (a && a.attemptNumber > b.attemptNumber ? a : b),
+    null,
+  );
   return {
     id: d.id,
     event_id: d.eventId,

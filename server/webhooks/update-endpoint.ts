@@ -1,4 +1,4 @@
-import type { TenantDb } from '../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { endpointStats } from './endpoint-stats';
 import { checkEndpointUrl } from './errors';
 import { findEndpointOr404 } from './get-endpoint';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '../config/settings';
-import { sendWebhook } from '../delivery/send';
+import { resetSettingsCache } from '@/server/config/settings';
+import { sendWebhook } from '@/server/delivery/send';
 import { assertPublicTarget, isPublicAddress, UrlNotAllowedError } from './url-guard';
 
 // The production setting: private targets refused.
@@ -37,9 +37,12 @@ describe('isPublicAddress', () => {
   it.each(blocked)('refuses %s (%s)', (_, address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
-  it.each([['8.8.8.8'], ['93.184.216.34'], ['2606:4700:4700::1111'], ['::ffff:8.8.8.8']])('allows public %s', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each([['8.8.8.8'], ['93.184.216.34'], ['2606:4700:4700::1111'], ['::ffff:8.8.8.8']])(
+    'allows public %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 });
 
 describe('assertPublicTarget with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { settings } from '../config/settings';
+import { settings } from '@/server/config/settings';
 
 /**
  * SSRF guard for webhook targets. A target must be https and resolve only to public unicast

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '../config/settings';
+import { resetSettingsCache } from '@/server/config/settings';
 import { describeGraphError, sendWhatsAppText } from './graph-client';
 
 let server: Server;
@@ -52,7 +52,11 @@ describe('describeGraphError', () => {
   it("formats Meta's error object", () => {
     expect(
       describeGraphError(400, {
-        error: { message: 'Invalid parameter', code: 100, error_data: { details: 'to is not a valid number' } },
+        error: {
+          message: 'Invalid parameter',
+          code: 100,
+          error_data: { details: 'to is not a valid number' },
+        },
       }),
     ).toBe('HTTP 400 (#100) Invalid parameter - to is not a valid number');
   });

@@ -1,4 +1,4 @@
-import { settings } from '../config/settings';
+import { settings } from '@/server/config/settings';
 
 /**
  * The one outbound call to the WhatsApp Cloud API: a text message, `POST {graph}/{phone_number_id}/messages`
@@ -35,7 +35,9 @@ export async function sendWhatsAppText(input: {
   } catch (error) {
     const name = (error as Error).name;
     const reason =
-      name === 'TimeoutError' ? 'WhatsApp API did not answer in time' : `WhatsApp API unreachable: ${(error as Error).message}`;
+      name === 'TimeoutError'
+        ? 'WhatsApp API did not answer in time'
+        : `WhatsApp API unreachable: ${(error as Error).message}`;
     return { ok: false, reason };
   }
   const text = await response.text().catch(() => '');
@@ -55,8 +57,9 @@ export async function sendWhatsAppText(input: {
 
 /** `(#131030) Recipient phone number not in allowed list` style, as Meta's own tools print it. */
 export function describeGraphError(status: number, body: unknown): string {
-  const error = (body as { error?: { message?: unknown; code?: unknown; error_data?: { details?: unknown } } } | undefined)
-    ?.error;
+  const error = (
+    body as { error?: { message?: unknown; code?: unknown; error_data?: { details?: unknown } } } | undefined
+  )?.error;
   const parts = [`HTTP ${status}`];
   if (error?.code !== undefined) parts.push(`(#${String(error.code)})`);
   if (typeof error?.message === 'string') parts.push(error.message);

@@ -41,9 +41,17 @@ const StatusReceipt = z.looseObject({
 
 const ChangeValue = z.looseObject({
   messaging_product: z.string().optional(),
-  metadata: z.looseObject({ phone_number_id: z.string().min(1), display_phone_number: z.string().optional() }),
+  metadata: z.looseObject({
+    phone_number_id: z.string().min(1),
+    display_phone_number: z.string().optional(),
+  }),
   contacts: z
-    .array(z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() }))
+    .array(
+      z.looseObject({
+        wa_id: z.string().optional(),
+        profile: z.looseObject({ name: z.string().optional() }).optional(),
+      }),
+    )
     .optional(),
   messages: z.array(InboundMessage).optional(),
   statuses: z.array(StatusReceipt).optional(),
@@ -64,7 +72,10 @@ export type StatusReceipt = z.infer<typeof StatusReceipt>;
 export type ChangeValue = z.infer<typeof ChangeValue>;
 
 /** Each `messages` change value that has the shape we need; others are skipped (and logged by the caller). */
-export function messageChanges(payload: z.infer<typeof WebhookPayload>): { values: ChangeValue[]; skipped: number } {
+export function messageChanges(payload: z.infer<typeof WebhookPayload>): {
+  values: ChangeValue[];
+  skipped: number;
+} {
   const values: ChangeValue[] = [];
   let skipped = 0;
   for (const entry of payload.entry) {
@@ -86,13 +97,16 @@ export function messageText(message: InboundMessage): string {
     case 'button':
       return message.button?.text ?? '[button]';
     case 'interactive':
-      return message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? '[interactive]';
+      return (
+        message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? '[interactive]'
+      );
     case 'image':
     case 'video':
       return message[message.type]?.caption ?? `[${message.type}]`;
     case 'document':
       return (
-        message.document?.caption ?? (message.document?.filename ? `[document: ${message.document.filename}]` : '[document]')
+        message.document?.caption ??
+        (message.document?.filename ? `[document: ${message.document.filename}]` : '[document]')
       );
     default:
       return `[${message.type}]`;

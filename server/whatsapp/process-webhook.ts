@@ -1,10 +1,16 @@
 import type { z } from 'zod';
-import { forTenant } from '../db/tenant-scope';
-import { findChannelByPhoneNumberId } from '../domain/channels/find-channel-by-number';
-import { applyReceipt, isReceiptStatus } from '../domain/conversations/apply-receipt';
-import { receiveMessage } from '../domain/conversations/receive-message';
-import { logger } from '../log';
-import { type ChangeValue, messageChanges, messageText, type StatusReceipt, type WebhookPayload } from './payload';
+import { forTenant } from '@/server/db/tenant-scope';
+import { findChannelByPhoneNumberId } from '@/server/domain/channels/find-channel-by-number';
+import { applyReceipt, isReceiptStatus } from '@/server/domain/conversations/apply-receipt';
+import { receiveMessage } from '@/server/domain/conversations/receive-message';
+import { logger } from '@/server/log';
+import {
+  type ChangeValue,
+  messageChanges,
+  messageText,
+  type StatusReceipt,
+  type WebhookPayload,
+} from './payload';
 
 export interface WebhookOutcome {
   received: number;
@@ -18,10 +24,13 @@ export interface WebhookOutcome {
  * the tenant that registered the number; unknown numbers are logged and acknowledged (Meta would
  * otherwise retry for days). Errors propagate so Meta retries: every step is idempotent.
  */
-export async function processWhatsAppWebhook(payload: z.infer<typeof WebhookPayload>): Promise<WebhookOutcome> {
+export async function processWhatsAppWebhook(
+  payload: z.infer<typeof WebhookPayload>,
+): Promise<WebhookOutcome> {
   const outcome: WebhookOutcome = { received: 0, duplicates: 0, receipts: 0, ignored: 0 };
   const { values, skipped } = messageChanges(payload);
-  if (skipped > 0) logger().warn({ skipped }, 'whatsapp webhook: changes without the expected shape were ignored');
+  if (skipped > 0)
+    logger().warn({ skipped }, 'whatsapp webhook: changes without the expected shape were ignored');
   for (const value of values) await processChange(value, outcome);
   return outcome;
 }

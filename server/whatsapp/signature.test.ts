@@ -7,7 +7,9 @@ const body = '{"object":"whatsapp_business_account","entry":[]}';
 describe('X-Hub-Signature-256', () => {
   it('accepts the HMAC of the exact body', () => {
     expect(isValidHubSignature(body, hubSignature(body, secret), secret)).toBe(true);
-    expect(isValidHubSignature(body, hubSignature(body, secret).toUpperCase().replace('SHA256', 'sha256'), secret)).toBe(true);
+    expect(
+      isValidHubSignature(body, hubSignature(body, secret).toUpperCase().replace('SHA256', 'sha256'), secret),
+    ).toBe(true);
   });
   it.each([
     ['missing', null],

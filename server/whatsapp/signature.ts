@@ -4,7 +4,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Meta signs each webhook POST with `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw
  * body keyed with the app secret>`. Checked on the exact bytes, before any parsing, in constant time.
  */
-export function isValidHubSignature(rawBody: string | Buffer, header: string | null, appSecret: string): boolean {
+export function isValidHubSignature(
+  rawBody: string | Buffer,
+  header: string | null,
+  appSecret: string,
+): boolean {
   if (!header) return false;
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
   if (!match) return false;

@@ -1,11 +1,11 @@
 'use client';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { StatusBadge } from '../../_components/delivery-status';
-import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../_components/feedback';
-import { StatusSelect } from '../../_components/status-select';
-import { TableHead } from '../../_components/table-head';
-import { useTRPC } from '../../_components/trpc';
+import { StatusBadge } from '@/app/_components/delivery-status';
+import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '@/app/_components/feedback';
+import { StatusSelect } from '@/app/_components/status-select';
+import { TableHead } from '@/app/_components/table-head';
+import { useTRPC } from '@/app/_components/trpc';
 
 const FILTERS = ['all', 'pending', 'confirmed', 'completed', 'cancelled'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -69,12 +69,22 @@ export function BookingsView() {
                   </td>
                   <td className="actions">
                     {b.status === 'pending' && (
-                      <button type="button" className="small" disabled={busy} onClick={() => confirm.mutate({ id: b.id })}>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={busy}
+                        onClick={() => confirm.mutate({ id: b.id })}
+                      >
                         Confirm
                       </button>
                     )}
                     {b.status === 'confirmed' && (
-                      <button type="button" className="small" disabled={busy} onClick={() => complete.mutate({ id: b.id })}>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={busy}
+                        onClick={() => complete.mutate({ id: b.id })}
+                      >
                         Complete
                       </button>
                     )}
@@ -84,7 +94,10 @@ export function BookingsView() {
                         className="small danger"
                         disabled={busy}
                         onClick={() => {
-                          const reason = window.prompt(`Cancel the booking for ${b.customer.name}? Reason (optional):`, '');
+                          const reason = window.prompt(
+                            `Cancel the booking for ${b.customer.name}? Reason (optional):`,
+                            '',
+                          );
                           if (reason !== null) cancel.mutate({ id: b.id, reason: reason.trim() || null });
                         }}
                       >

@@ -2,11 +2,11 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useState } from 'react';
-import { StatusBadge } from '../../_components/delivery-status';
-import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../_components/feedback';
-import { StatusSelect } from '../../_components/status-select';
-import { TableHead } from '../../_components/table-head';
-import { useTRPC } from '../../_components/trpc';
+import { StatusBadge } from '@/app/_components/delivery-status';
+import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '@/app/_components/feedback';
+import { StatusSelect } from '@/app/_components/status-select';
+import { TableHead } from '@/app/_components/table-head';
+import { useTRPC } from '@/app/_components/trpc';
 import { MessagesPanel } from './messages-panel';
 
 const FILTERS = ['all', 'open', 'pending_human', 'resolved'] as const;
@@ -71,7 +71,9 @@ export function ConversationsView() {
             <td>
               {c.contact.name ?? <span className="muted">unknown</span>}
               <div className="muted">{c.contact.phone ?? ''}</div>
-              {c.handoff_reason && <div className="muted">Hand-off: {c.handoff_summary ?? c.handoff_reason}</div>}
+              {c.handoff_reason && (
+                <div className="muted">Hand-off: {c.handoff_summary ?? c.handoff_reason}</div>
+              )}
             </td>
             <td>{c.channel}</td>
             <td>
@@ -89,12 +91,22 @@ export function ConversationsView() {
                 {open === c.id ? 'Hide messages' : 'Messages'}
               </button>
               {c.status !== 'resolved' && c.assignee_id !== me && (
-                <button type="button" className="small" disabled={busy} onClick={() => assign.mutate({ id: c.id })}>
+                <button
+                  type="button"
+                  className="small"
+                  disabled={busy}
+                  onClick={() => assign.mutate({ id: c.id })}
+                >
                   Assign to me
                 </button>
               )}
               {c.status !== 'resolved' && (
-                <button type="button" className="small secondary" disabled={busy} onClick={() => resolve.mutate({ id: c.id })}>
+                <button
+                  type="button"
+                  className="small secondary"
+                  disabled={busy}
+                  onClick={() => resolve.mutate({ id: c.id })}
+                >
                   Resolve
                 </button>
               )}
@@ -110,14 +122,23 @@ export function ConversationsView() {
       <div className="page-head">
         <div>
           <h1>Conversations</h1>
-          <p className="muted">Chats with your customers. The assistant hands some over to a person: those wait in the queue.</p>
+          <p className="muted">
+            Chats with your customers. The assistant hands some over to a person: those wait in the queue.
+          </p>
         </div>
       </div>
       {flash}
       <ErrorNote error={assign.error ?? resolve.error} />
 
-      <h2>Hand-off queue {queue.data && <span className="badge badge-pending_human">{queue.data.data.length}</span>}</h2>
-      <QueryState query={queue} rows={queue.data?.data} empty={<p className="empty">Nobody is waiting for a person.</p>}>
+      <h2>
+        Hand-off queue{' '}
+        {queue.data && <span className="badge badge-pending_human">{queue.data.data.length}</span>}
+      </h2>
+      <QueryState
+        query={queue}
+        rows={queue.data?.data}
+        empty={<p className="empty">Nobody is waiting for a person.</p>}
+      >
         {(items) => table(items, 'Hand-off queue')}
       </QueryState>
 
@@ -136,7 +157,11 @@ export function ConversationsView() {
       <QueryState
         query={all}
         rows={allRows}
-        empty={<p className="empty">No conversations{filter === 'all' ? '' : ` with status ${filter.replace('_', ' ')}`}.</p>}
+        empty={
+          <p className="empty">
+            No conversations{filter === 'all' ? '' : ` with status ${filter.replace('_', ' ')}`}.
+          </p>
+        }
       >
         {() => table(allRows, 'All conversations')}
       </QueryState>

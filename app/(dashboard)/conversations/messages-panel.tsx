@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { formatTime, QueryState } from '../../_components/feedback';
-import { useTRPC } from '../../_components/trpc';
+import { formatTime, QueryState } from '@/app/_components/feedback';
+import { useTRPC } from '@/app/_components/trpc';
 
 /** The latest messages of one conversation, oldest at the top. */
 export function MessagesPanel({ id }: { id: string }) {
@@ -10,9 +10,22 @@ export function MessagesPanel({ id }: { id: string }) {
   return (
     <section className="panel" style={{ marginTop: '1rem' }} aria-label="Messages">
       <h2 style={{ marginTop: 0 }}>Messages</h2>
-      <QueryState query={messages} rows={messages.data?.data} empty={<p className="muted">No messages yet.</p>}>
+      <QueryState
+        query={messages}
+        rows={messages.data?.data}
+        empty={<p className="muted">No messages yet.</p>}
+      >
         {(items) => (
-          <ol style={{ listStyle: 'none', padding: 0, margin: 0, display: 'flex', flexDirection: 'column', gap: '0.5rem' }}>
+          <ol
+            style={{
+              listStyle: 'none',
+              padding: 0,
+              margin: 0,
+              display: 'flex',
+              flexDirection: 'column',
+              gap: '0.5rem',
+            }}
+          >
             {[...items].reverse().map((m) => (
               <li
                 key={m.id}

@@ -8,7 +8,9 @@ export default async function SettingsLayout({ children }: { children: ReactNode
     return (
       <section className="panel" aria-labelledby="forbidden-title">
         <h1 id="forbidden-title">Admins only</h1>
-        <p className="muted">403 — your role ({viewer?.role ?? 'none'}) cannot open settings. Ask an admin of this tenant.</p>
+        <p className="muted">
+          403 — your role ({viewer?.role ?? 'none'}) cannot open settings. Ask an admin of this tenant.
+        </p>
       </section>
     );
   }

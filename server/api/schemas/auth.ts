@@ -8,7 +8,9 @@ export const LoginBody = z
   })
   .meta({ id: 'LoginRequest' });
 
-export const RefreshBody = z.object({ refresh_token: z.string().min(1).max(512) }).meta({ id: 'RefreshRequest' });
+export const RefreshBody = z
+  .object({ refresh_token: z.string().min(1).max(512) })
+  .meta({ id: 'RefreshRequest' });
 
 export const Session = z
   .object({
@@ -54,7 +56,9 @@ export const ApiKeySecret = z
     id: z.string(),
     name: z.string(),
     prefix: z.string(),
-    key: z.string().meta({ description: 'The full key (sk_live_<prefix>_<secret>); shown only in this response' }),
+    key: z
+      .string()
+      .meta({ description: 'The full key (sk_live_<prefix>_<secret>); shown only in this response' }),
     created_at: Timestamp,
     expires_at: Timestamp.nullable(),
   })

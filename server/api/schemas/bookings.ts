@@ -7,7 +7,11 @@ export const Booking = z
   .object({
     id: z.string().meta({ example: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
     status: BookingStatus,
-    customer: z.object({ name: z.string(), email: z.string().nullable().optional(), phone: z.string().nullable().optional() }),
+    customer: z.object({
+      name: z.string(),
+      email: z.string().nullable().optional(),
+      phone: z.string().nullable().optional(),
+    }),
     service: z.string().nullable(),
     start_at: Timestamp,
     end_at: Timestamp,
@@ -21,7 +25,10 @@ export const Booking = z
 
 export const BookingListQuery = ListQuery.extend({
   status: BookingStatus.optional(),
-  from: z.iso.datetime({ offset: true }).optional().meta({ description: 'Bookings starting at or after this time' }),
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Bookings starting at or after this time' }),
   to: z.iso.datetime({ offset: true }).optional().meta({ description: 'Bookings starting before this time' }),
   customer_email: z.string().email().optional(),
 });

@@ -9,7 +9,10 @@ export const Channel = z
     display_name: z.string().nullable(),
     created_at: Timestamp,
   })
-  .meta({ id: 'Channel', description: 'A registered sender. The access token is stored encrypted and never returned.' });
+  .meta({
+    id: 'Channel',
+    description: 'A registered sender. The access token is stored encrypted and never returned.',
+  });
 
 export const CreateChannelBody = z
   .object({

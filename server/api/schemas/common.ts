@@ -4,7 +4,13 @@ import { z } from 'zod';
 export const Timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 UTC timestamp' });
 
 export const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size, 1..100 (default 20)' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .meta({ description: 'Page size, 1..100 (default 20)' }),
   cursor: z.string().min(1).max(200).optional().meta({ description: 'The next_cursor of the previous page' }),
 });
 

@@ -9,12 +9,18 @@ export const Conversation = z
   .object({
     id: z.string().meta({ example: 'cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
     channel: ChannelKind,
-    channel_id: z.string().nullable().meta({ description: 'The registered channel (WhatsApp number) it runs on, if any' }),
+    channel_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The registered channel (WhatsApp number) it runs on, if any' }),
     contact: z.object({ name: z.string().nullable(), phone: z.string().nullable() }),
     status: ConversationStatus,
     handled_by: HandledBy,
     assignee_id: z.string().nullable(),
-    handoff_reason: z.string().nullable().meta({ description: 'Why the AI handed over (kept after assignment)' }),
+    handoff_reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why the AI handed over (kept after assignment)' }),
     handoff_summary: z.string().nullable(),
     last_message_at: Timestamp.nullable(),
     created_at: Timestamp,
@@ -66,7 +72,12 @@ export const CreateConversationBody = z
 
 export const SendMessageBody = z
   .object({
-    text: z.string().trim().min(1).max(4096).meta({ description: 'Plain text, at most 4096 characters (WhatsApp’s limit)' }),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4096)
+      .meta({ description: 'Plain text, at most 4096 characters (WhatsApp’s limit)' }),
   })
   .meta({ id: 'SendMessageRequest' });
 

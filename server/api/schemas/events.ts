@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPE_NAMES } from '../../events/catalog';
+import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
 import { ListQuery, Timestamp } from './common';
 
 export const EventTypeName = z.enum(EVENT_TYPE_NAMES as [string, ...string[]]);
@@ -12,8 +12,13 @@ export const EventEnvelope = z
     tenant_id: z.string().meta({ format: 'uuid' }),
     api_version: z.literal('v1'),
     data: z.object({
-      object: z.record(z.string(), z.unknown()).meta({ description: 'The resource as the REST API returns it' }),
-      previous: z.record(z.string(), z.unknown()).optional().meta({ description: 'The changed fields before the change' }),
+      object: z
+        .record(z.string(), z.unknown())
+        .meta({ description: 'The resource as the REST API returns it' }),
+      previous: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .meta({ description: 'The changed fields before the change' }),
     }),
   })
   .meta({
@@ -21,7 +26,9 @@ export const EventEnvelope = z
     description: 'The event envelope: exactly the JSON body every webhook delivery of this event carries',
   });
 
-export const EventTypeInfo = z.object({ type: EventTypeName, description: z.string() }).meta({ id: 'EventType' });
+export const EventTypeInfo = z
+  .object({ type: EventTypeName, description: z.string() })
+  .meta({ id: 'EventType' });
 export const EventTypeList = z.object({ data: z.array(EventTypeInfo) }).meta({ id: 'EventTypeList' });
 
 export const EventListQuery = ListQuery.extend({

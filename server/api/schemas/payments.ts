@@ -10,7 +10,10 @@ export const Payment = z
   .object({
     id: z.string().meta({ example: 'pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
     booking_id: z.string().nullable(),
-    amount: z.number().int().meta({ description: 'Integer minor units (cents for EUR, yen for JPY)', example: 4500 }),
+    amount: z
+      .number()
+      .int()
+      .meta({ description: 'Integer minor units (cents for EUR, yen for JPY)', example: 4500 }),
     currency: z.string().meta({ description: 'ISO 4217, upper case', example: 'EUR' }),
     status: PaymentStatus,
     provider: z.string().meta({ example: 'manual' }),
@@ -24,24 +27,40 @@ const providerRef = z.string().trim().min(1).max(200);
 
 export const CreatePaymentBody = z
   .object({
-    amount: z.number().int().positive().max(1_000_000_000_00).meta({ description: 'Integer minor units, greater than 0' }),
+    amount: z
+      .number()
+      .int()
+      .positive()
+      .max(1_000_000_000_00)
+      .meta({ description: 'Integer minor units, greater than 0' }),
     currency: z
       .string()
       .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 code in upper case, e.g. EUR')
       .refine((c) => CURRENCIES.has(c), 'Unknown ISO 4217 currency'),
-    booking_id: z.string().min(1).max(64).optional().nullable().meta({ description: 'A booking of this tenant (422 otherwise)' }),
+    booking_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .nullable()
+      .meta({ description: 'A booking of this tenant (422 otherwise)' }),
     provider: z
       .string()
       .trim()
       .regex(/^[a-z0-9_-]{1,40}$/, 'Lower-case letters, digits, - and _ (at most 40)')
       .default('manual')
       .meta({ description: 'Who collects the money (default manual)' }),
-    provider_ref: providerRef.optional().nullable().meta({ description: "The provider's id for this payment" }),
+    provider_ref: providerRef
+      .optional()
+      .nullable()
+      .meta({ description: "The provider's id for this payment" }),
   })
   .meta({ id: 'CreatePaymentRequest' });
 
 export const SucceedPaymentBody = z
-  .object({ provider_ref: providerRef.optional().meta({ description: "Sets or replaces the provider's reference" }) })
+  .object({
+    provider_ref: providerRef.optional().meta({ description: "Sets or replaces the provider's reference" }),
+  })
   .meta({ id: 'SucceedPaymentRequest', description: 'The body is optional' });
 
 export const PaymentListQuery = ListQuery.extend({

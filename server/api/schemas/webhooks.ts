@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isSubscribable } from '../../events/catalog';
+import { isSubscribable } from '@/server/events/catalog';
 import { ListQuery, Timestamp } from './common';
 import { EventEnvelope } from './events';
 
@@ -61,7 +61,10 @@ export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
 
 export const WebhookSecret = z
   .object({ webhook_secret: z.string(), previous_secret_expires_at: Timestamp })
-  .meta({ id: 'WebhookSecret', description: 'The new secret; the old one keeps signing too until previous_secret_expires_at' });
+  .meta({
+    id: 'WebhookSecret',
+    description: 'The new secret; the old one keeps signing too until previous_secret_expires_at',
+  });
 
 export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 
@@ -87,8 +90,13 @@ export const Delivery = z
     attempt_count: z.number().int(),
     next_attempt_at: Timestamp.nullable(),
     last_attempt_at: Timestamp.nullable(),
-    resend_of_id: z.string().nullable().meta({ description: 'Set on a delivery created by POST /deliveries/{id}/resend' }),
-    last_attempt: DeliveryAttempt.nullable().meta({ description: 'The most recent attempt (all of them: GET /deliveries/{id})' }),
+    resend_of_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'Set on a delivery created by POST /deliveries/{id}/resend' }),
+    last_attempt: DeliveryAttempt.nullable().meta({
+      description: 'The most recent attempt (all of them: GET /deliveries/{id})',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -101,6 +109,7 @@ export const DeliveryDetail = Delivery.extend({
 
 export const DeliveryListQuery = ListQuery.extend({ status: DeliveryStatus.optional() });
 
-export const TestEventResult = z
-  .object({ event: EventEnvelope, delivery: Delivery })
-  .meta({ id: 'WebhookTestResult', description: 'The webhook.test event and its delivery (sent asynchronously)' });
+export const TestEventResult = z.object({ event: EventEnvelope, delivery: Delivery }).meta({
+  id: 'WebhookTestResult',
+  description: 'The webhook.test event and its delivery (sent asynchronously)',
+});

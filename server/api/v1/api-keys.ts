@@ -1,7 +1,13 @@
-import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../domain/api-keys';
-import { json, noContent, tenantRoute } from '../../http/route';
-import { ApiKey, ApiKeySecret, CreateApiKeyBody, RotateApiKeyBody, RotatedApiKey } from '../schemas/auth';
-import { ListQuery, listOf } from '../schemas/common';
+import {
+  ApiKey,
+  ApiKeySecret,
+  CreateApiKeyBody,
+  RotateApiKeyBody,
+  RotatedApiKey,
+} from '@/server/api/schemas/auth';
+import { ListQuery, listOf } from '@/server/api/schemas/common';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '@/server/domain/api-keys';
+import { json, noContent, tenantRoute } from '@/server/http/route';
 
 const tag = 'API keys';
 
@@ -18,7 +24,10 @@ export const apiKeyRoutes = [
     handler: async ({ db, tenantId, body }) =>
       json(
         201,
-        await createApiKey(db, tenantId, { name: body.name, expiresAt: body.expires_at ? new Date(body.expires_at) : null }),
+        await createApiKey(db, tenantId, {
+          name: body.name,
+          expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+        }),
       ),
   }),
   tenantRoute({
@@ -53,10 +62,12 @@ export const apiKeyRoutes = [
     tag,
     role: 'admin',
     summary: 'Replace an API key with a new one',
-    description: 'The new key works at once. The old key stops at once, or after grace_seconds (at most 86400).',
+    description:
+      'The new key works at once. The old key stops at once, or after grace_seconds (at most 86400).',
     body: RotateApiKeyBody,
     responses: { 201: { description: 'The new key (shown once)', schema: RotatedApiKey } },
     errors: [404],
-    handler: async ({ db, tenantId, params, body }) => json(201, await rotateApiKey(db, tenantId, params.id, body.grace_seconds)),
+    handler: async ({ db, tenantId, params, body }) =>
+      json(201, await rotateApiKey(db, tenantId, params.id, body.grace_seconds)),
   }),
 ];

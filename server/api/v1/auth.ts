@@ -1,6 +1,6 @@
-import { login, logout, refresh } from '../../auth/sessions';
-import { json, noContent, publicRoute } from '../../http/route';
-import { LoginBody, RefreshBody, Session } from '../schemas/auth';
+import { LoginBody, RefreshBody, Session } from '@/server/api/schemas/auth';
+import { login, logout, refresh } from '@/server/auth/sessions';
+import { json, noContent, publicRoute } from '@/server/http/route';
 
 export const authRoutes = [
   publicRoute({
@@ -28,7 +28,8 @@ export const authRoutes = [
     body: RefreshBody,
     responses: { 200: { description: 'New tokens', schema: Session } },
     errors: [400, 401, 403, 422],
-    handler: async ({ body, tenantHeader }) => json(200, await refresh({ refreshToken: body.refresh_token, tenantHeader })),
+    handler: async ({ body, tenantHeader }) =>
+      json(200, await refresh({ refreshToken: body.refresh_token, tenantHeader })),
   }),
   publicRoute({
     method: 'POST',

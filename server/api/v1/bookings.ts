@@ -1,13 +1,19 @@
-import { cancelBooking } from '../../domain/bookings/cancel-booking';
-import { completeBooking } from '../../domain/bookings/complete-booking';
-import { confirmBooking } from '../../domain/bookings/confirm-booking';
-import { createBooking } from '../../domain/bookings/create-booking';
-import { getBooking } from '../../domain/bookings/get-booking';
-import { listBookings } from '../../domain/bookings/list-bookings';
-import { updateBooking } from '../../domain/bookings/update-booking';
-import { json, tenantRoute } from '../../http/route';
-import { Booking, BookingListQuery, CancelBookingBody, CreateBookingBody, UpdateBookingBody } from '../schemas/bookings';
-import { listOf } from '../schemas/common';
+import {
+  Booking,
+  BookingListQuery,
+  CancelBookingBody,
+  CreateBookingBody,
+  UpdateBookingBody,
+} from '@/server/api/schemas/bookings';
+import { listOf } from '@/server/api/schemas/common';
+import { cancelBooking } from '@/server/domain/bookings/cancel-booking';
+import { completeBooking } from '@/server/domain/bookings/complete-booking';
+import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
+import { createBooking } from '@/server/domain/bookings/create-booking';
+import { getBooking } from '@/server/domain/bookings/get-booking';
+import { listBookings } from '@/server/domain/bookings/list-bookings';
+import { updateBooking } from '@/server/domain/bookings/update-booking';
+import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Bookings';
 const TRANSITIONS =
@@ -21,7 +27,8 @@ export const bookingRoutes = [
     tag,
     role: 'agent',
     summary: "List the tenant's bookings",
-    description: 'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive).',
+    description:
+      'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive).',
     query: BookingListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Booking, 'BookingList') } },
     handler: async ({ db, query }) => json(200, await listBookings(db, query)),
@@ -72,7 +79,8 @@ export const bookingRoutes = [
     summary: 'Confirm a pending booking',
     description: `Emits booking.confirmed. ${TRANSITIONS}`,
     responses: { 200: { description: 'The confirmed booking', schema: Booking } },
-    handler: async ({ db, tenantId, params }) => json(200, await confirmBooking(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await confirmBooking(db, tenantId, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -96,6 +104,7 @@ export const bookingRoutes = [
     summary: 'Complete a confirmed booking',
     description: `Emits booking.completed. ${TRANSITIONS}`,
     responses: { 200: { description: 'The completed booking', schema: Booking } },
-    handler: async ({ db, tenantId, params }) => json(200, await completeBooking(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await completeBooking(db, tenantId, { id: params.id })),
   }),
 ];

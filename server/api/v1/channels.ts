@@ -1,9 +1,9 @@
-import { createChannel } from '../../domain/channels/create-channel';
-import { deleteChannel } from '../../domain/channels/delete-channel';
-import { listChannels } from '../../domain/channels/list-channels';
-import { json, noContent, tenantRoute } from '../../http/route';
-import { Channel, ChannelListQuery, CreateChannelBody } from '../schemas/channels';
-import { listOf } from '../schemas/common';
+import { Channel, ChannelListQuery, CreateChannelBody } from '@/server/api/schemas/channels';
+import { listOf } from '@/server/api/schemas/common';
+import { createChannel } from '@/server/domain/channels/create-channel';
+import { deleteChannel } from '@/server/domain/channels/delete-channel';
+import { listChannels } from '@/server/domain/channels/list-channels';
+import { json, noContent, tenantRoute } from '@/server/http/route';
 
 const tag = 'Channels';
 

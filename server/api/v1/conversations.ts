@@ -1,13 +1,4 @@
-import { assignConversation } from '../../domain/conversations/assign-conversation';
-import { createConversation } from '../../domain/conversations/create-conversation';
-import { getConversation } from '../../domain/conversations/get-conversation';
-import { handoffConversation } from '../../domain/conversations/handoff-conversation';
-import { listConversations } from '../../domain/conversations/list-conversations';
-import { listMessages } from '../../domain/conversations/list-messages';
-import { resolveConversation } from '../../domain/conversations/resolve-conversation';
-import { sendMessage } from '../../domain/conversations/send-message';
-import { json, tenantRoute } from '../../http/route';
-import { ListQuery, listOf } from '../schemas/common';
+import { ListQuery, listOf } from '@/server/api/schemas/common';
 import {
   AssignBody,
   Conversation,
@@ -16,7 +7,16 @@ import {
   HandoffBody,
   Message,
   SendMessageBody,
-} from '../schemas/conversations';
+} from '@/server/api/schemas/conversations';
+import { assignConversation } from '@/server/domain/conversations/assign-conversation';
+import { createConversation } from '@/server/domain/conversations/create-conversation';
+import { getConversation } from '@/server/domain/conversations/get-conversation';
+import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
+import { listConversations } from '@/server/domain/conversations/list-conversations';
+import { listMessages } from '@/server/domain/conversations/list-messages';
+import { resolveConversation } from '@/server/domain/conversations/resolve-conversation';
+import { sendMessage } from '@/server/domain/conversations/send-message';
+import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Conversations';
 const STATES =
@@ -32,7 +32,9 @@ export const conversationRoutes = [
     summary: "List the tenant's conversations",
     description: 'Filters: status, handled_by, assignee_id. The hand-off queue is ?status=pending_human.',
     query: ConversationListQuery,
-    responses: { 200: { description: 'One page, newest first', schema: listOf(Conversation, 'ConversationList') } },
+    responses: {
+      200: { description: 'One page, newest first', schema: listOf(Conversation, 'ConversationList') },
+    },
     handler: async ({ db, query }) => json(200, await listConversations(db, query)),
   }),
   tenantRoute({
@@ -56,7 +58,8 @@ export const conversationRoutes = [
     role: 'agent',
     summary: 'Read a conversation',
     responses: { 200: { description: 'The conversation', schema: Conversation } },
-    handler: async ({ db, tenantId, params }) => json(200, await getConversation(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await getConversation(db, tenantId, { id: params.id })),
   }),
   tenantRoute({
     method: 'GET',
@@ -67,7 +70,8 @@ export const conversationRoutes = [
     summary: "List a conversation's messages",
     query: ListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Message, 'MessageList') } },
-    handler: async ({ db, tenantId, params, query }) => json(200, await listMessages(db, tenantId, { id: params.id, ...query })),
+    handler: async ({ db, tenantId, params, query }) =>
+      json(200, await listMessages(db, tenantId, { id: params.id, ...query })),
   }),
   tenantRoute({
     method: 'POST',
@@ -94,7 +98,14 @@ export const conversationRoutes = [
     body: HandoffBody,
     responses: { 200: { description: 'The conversation', schema: Conversation } },
     handler: async ({ db, tenantId, params, body }) =>
-      json(200, await handoffConversation(db, tenantId, { id: params.id, reason: body.reason, summary: body.summary })),
+      json(
+        200,
+        await handoffConversation(db, tenantId, {
+          id: params.id,
+          reason: body.reason,
+          summary: body.summary,
+        }),
+      ),
   }),
   tenantRoute({
     method: 'POST',
@@ -118,6 +129,7 @@ export const conversationRoutes = [
     summary: 'Resolve the conversation',
     description: `Emits conversation.resolved; an already resolved conversation answers 409. ${STATES}`,
     responses: { 200: { description: 'The conversation', schema: Conversation } },
-    handler: async ({ db, tenantId, params }) => json(200, await resolveConversation(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await resolveConversation(db, tenantId, { id: params.id })),
   }),
 ];

@@ -1,7 +1,7 @@
-import { json, tenantRoute } from '../../http/route';
-import { getDelivery, listDeliveries, resendDelivery } from '../../webhooks';
-import { listOf } from '../schemas/common';
-import { Delivery, DeliveryDetail, DeliveryListQuery } from '../schemas/webhooks';
+import { listOf } from '@/server/api/schemas/common';
+import { Delivery, DeliveryDetail, DeliveryListQuery } from '@/server/api/schemas/webhooks';
+import { json, tenantRoute } from '@/server/http/route';
+import { getDelivery, listDeliveries, resendDelivery } from '@/server/webhooks';
 
 const tag = 'Webhooks';
 
@@ -26,7 +26,8 @@ export const deliveryRoutes = [
     summary: 'A delivery with every attempt and the event payload',
     responses: { 200: { description: 'The delivery', schema: DeliveryDetail } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) => json(200, await getDelivery(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await getDelivery(db, tenantId, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -39,6 +40,7 @@ export const deliveryRoutes = [
       'Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get the same webhook-id. 409 endpoint_inactive when the endpoint is disabled.',
     responses: { 202: { description: 'The new delivery, queued', schema: Delivery } },
     errors: [404, 409],
-    handler: async ({ db, tenantId, params }) => json(202, await resendDelivery(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(202, await resendDelivery(db, tenantId, { id: params.id })),
   }),
 ];

@@ -1,8 +1,8 @@
-import { EVENT_TYPES } from '../../events/catalog';
-import { getEvent, listEvents } from '../../events/list-events';
-import { json, tenantRoute } from '../../http/route';
-import { listOf } from '../schemas/common';
-import { EventEnvelope, EventListQuery, EventTypeList } from '../schemas/events';
+import { listOf } from '@/server/api/schemas/common';
+import { EventEnvelope, EventListQuery, EventTypeList } from '@/server/api/schemas/events';
+import { EVENT_TYPES } from '@/server/events/catalog';
+import { getEvent, listEvents } from '@/server/events/list-events';
+import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Events';
 
@@ -15,7 +15,8 @@ export const eventRoutes = [
     role: 'agent',
     summary: 'The event catalog',
     responses: { 200: { description: 'Every event type', schema: EventTypeList } },
-    handler: async () => json(200, { data: EVENT_TYPES.map((e) => ({ type: e.type, description: e.description })) }),
+    handler: async () =>
+      json(200, { data: EVENT_TYPES.map((e) => ({ type: e.type, description: e.description })) }),
   }),
   tenantRoute({
     method: 'GET',

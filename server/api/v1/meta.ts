@@ -1,4 +1,4 @@
-import { json, publicRoute } from '../../http/route';
+import { json, publicRoute } from '@/server/http/route';
 
 /** Serves the OpenAPI document; the route table is passed in to avoid an import cycle. */
 export function metaRoutes(document: () => unknown) {

@@ -1,12 +1,17 @@
-import { createPayment } from '../../domain/payments/create-payment';
-import { failPayment } from '../../domain/payments/fail-payment';
-import { getPayment } from '../../domain/payments/get-payment';
-import { listPayments } from '../../domain/payments/list-payments';
-import { refundPayment } from '../../domain/payments/refund-payment';
-import { succeedPayment } from '../../domain/payments/succeed-payment';
-import { json, tenantRoute } from '../../http/route';
-import { listOf } from '../schemas/common';
-import { CreatePaymentBody, Payment, PaymentListQuery, SucceedPaymentBody } from '../schemas/payments';
+import { listOf } from '@/server/api/schemas/common';
+import {
+  CreatePaymentBody,
+  Payment,
+  PaymentListQuery,
+  SucceedPaymentBody,
+} from '@/server/api/schemas/payments';
+import { createPayment } from '@/server/domain/payments/create-payment';
+import { failPayment } from '@/server/domain/payments/fail-payment';
+import { getPayment } from '@/server/domain/payments/get-payment';
+import { listPayments } from '@/server/domain/payments/list-payments';
+import { refundPayment } from '@/server/domain/payments/refund-payment';
+import { succeedPayment } from '@/server/domain/payments/succeed-payment';
+import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Payments';
 const STATES = 'States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final.';
@@ -69,7 +74,8 @@ export const paymentRoutes = [
     summary: 'Mark a pending payment as failed',
     description: `Emits payment.failed. ${STATES}`,
     responses: { 200: { description: 'The payment', schema: Payment } },
-    handler: async ({ db, tenantId, params }) => json(200, await failPayment(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await failPayment(db, tenantId, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -80,6 +86,7 @@ export const paymentRoutes = [
     summary: 'Refund a succeeded payment in full',
     description: `Emits payment.refunded. ${STATES}`,
     responses: { 200: { description: 'The payment', schema: Payment } },
-    handler: async ({ db, tenantId, params }) => json(200, await refundPayment(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await refundPayment(db, tenantId, { id: params.id })),
   }),
 ];

@@ -1,15 +1,4 @@
-import { json, noContent, tenantRoute } from '../../http/route';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  listDeliveries,
-  listEndpoints,
-  rotateSecret,
-  sendTestEvent,
-  updateEndpoint,
-} from '../../webhooks';
-import { ListQuery, listOf } from '../schemas/common';
+import { ListQuery, listOf } from '@/server/api/schemas/common';
 import {
   CreateWebhookBody,
   Delivery,
@@ -19,7 +8,18 @@ import {
   WebhookEndpoint,
   WebhookEndpointWithSecret,
   WebhookSecret,
-} from '../schemas/webhooks';
+} from '@/server/api/schemas/webhooks';
+import { json, noContent, tenantRoute } from '@/server/http/route';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  rotateSecret,
+  sendTestEvent,
+  updateEndpoint,
+} from '@/server/webhooks';
 
 const tag = 'Webhooks';
 
@@ -45,7 +45,9 @@ export const webhookRoutes = [
     role: 'admin',
     summary: 'List webhook endpoints with their recent success rate',
     query: ListQuery,
-    responses: { 200: { description: 'One page, newest first', schema: listOf(WebhookEndpoint, 'WebhookEndpointList') } },
+    responses: {
+      200: { description: 'One page, newest first', schema: listOf(WebhookEndpoint, 'WebhookEndpointList') },
+    },
     handler: async ({ db, tenantId, query }) => json(200, await listEndpoints(db, tenantId, query)),
   }),
   tenantRoute({
@@ -57,7 +59,8 @@ export const webhookRoutes = [
     summary: 'Read a webhook endpoint',
     responses: { 200: { description: 'The endpoint', schema: WebhookEndpoint } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) => json(200, await getEndpoint(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await getEndpoint(db, tenantId, { id: params.id })),
   }),
   tenantRoute({
     method: 'PATCH',
@@ -66,11 +69,13 @@ export const webhookRoutes = [
     tag,
     role: 'admin',
     summary: 'Change url, events, description or is_active',
-    description: 'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed).',
+    description:
+      'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed).',
     body: UpdateWebhookBody,
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpoint } },
     errors: [404],
-    handler: async ({ db, tenantId, params, body }) => json(200, await updateEndpoint(db, tenantId, { ...body, id: params.id })),
+    handler: async ({ db, tenantId, params, body }) =>
+      json(200, await updateEndpoint(db, tenantId, { ...body, id: params.id })),
   }),
   tenantRoute({
     method: 'DELETE',
@@ -95,7 +100,8 @@ export const webhookRoutes = [
     summary: 'Replace the signing secret; both secrets sign for the next 24 h',
     responses: { 200: { description: 'The new secret (shown once)', schema: WebhookSecret } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) => json(200, await rotateSecret(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(200, await rotateSecret(db, tenantId, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -104,10 +110,12 @@ export const webhookRoutes = [
     tag,
     role: 'admin',
     summary: 'Send a webhook.test event to this endpoint only',
-    description: 'Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive when disabled.',
+    description:
+      'Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive when disabled.',
     responses: { 202: { description: 'Queued', schema: TestEventResult } },
     errors: [404, 409],
-    handler: async ({ db, tenantId, params }) => json(202, await sendTestEvent(db, tenantId, { id: params.id })),
+    handler: async ({ db, tenantId, params }) =>
+      json(202, await sendTestEvent(db, tenantId, { id: params.id })),
   }),
   tenantRoute({
     method: 'GET',

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { settings } from '../../config/settings';
-import { ApiError, Errors } from '../../http/errors';
-import { json, publicRoute } from '../../http/route';
-import { validate } from '../../http/validation';
-import { logger } from '../../log';
-import { constantTimeEqual } from '../../security/hashing';
-import { WebhookPayload } from '../../whatsapp/payload';
-import { processWhatsAppWebhook } from '../../whatsapp/process-webhook';
-import { isValidHubSignature } from '../../whatsapp/signature';
+import { settings } from '@/server/config/settings';
+import { ApiError, Errors } from '@/server/http/errors';
+import { json, publicRoute } from '@/server/http/route';
+import { validate } from '@/server/http/validation';
+import { logger } from '@/server/log';
+import { constantTimeEqual } from '@/server/security/hashing';
+import { WebhookPayload } from '@/server/whatsapp/payload';
+import { processWhatsAppWebhook } from '@/server/whatsapp/process-webhook';
+import { isValidHubSignature } from '@/server/whatsapp/signature';
 
 const tag = 'WhatsApp';
 const path = '/channels/whatsapp/webhook';
@@ -23,7 +23,10 @@ const WebhookAck = z
     received: z.number().int().meta({ description: 'New inbound messages stored' }),
     duplicates: z.number().int().meta({ description: 'Inbound messages already stored (provider retries)' }),
     receipts: z.number().int().meta({ description: 'Status receipts that moved a message forward' }),
-    ignored: z.number().int().meta({ description: 'Late or repeated receipts, unknown numbers, unknown statuses' }),
+    ignored: z
+      .number()
+      .int()
+      .meta({ description: 'Late or repeated receipts, unknown numbers, unknown statuses' }),
   })
   .meta({ id: 'WhatsAppWebhookAck' });
 
@@ -42,9 +45,17 @@ export const whatsappRoutes = [
     handler: async ({ query }) => {
       const expected = settings().WHATSAPP_VERIFY_TOKEN;
       const given = query['hub.verify_token'];
-      const ok = query['hub.mode'] === 'subscribe' && !!expected && given !== undefined && constantTimeEqual(given, expected);
+      const ok =
+        query['hub.mode'] === 'subscribe' &&
+        !!expected &&
+        given !== undefined &&
+        constantTimeEqual(given, expected);
       if (!ok || query['hub.challenge'] === undefined) throw Errors.forbidden('Verification token mismatch');
-      return { status: 200, body: query['hub.challenge'], headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+      return {
+        status: 200,
+        body: query['hub.challenge'],
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      };
     },
   }),
   publicRoute({
@@ -62,10 +73,18 @@ export const whatsappRoutes = [
       const secret = settings().WHATSAPP_APP_SECRET;
       if (!secret) {
         logger().error('WhatsApp webhook called but WHATSAPP_APP_SECRET is not set');
-        throw new ApiError(503, 'whatsapp_not_configured', 'Inbound WhatsApp is not configured on this server');
+        throw new ApiError(
+          503,
+          'whatsapp_not_configured',
+          'Inbound WhatsApp is not configured on this server',
+        );
       }
       if (!isValidHubSignature(rawBody, request.headers.get('x-hub-signature-256'), secret)) {
-        throw new ApiError(401, 'invalid_signature', 'X-Hub-Signature-256 is missing or does not match the body');
+        throw new ApiError(
+          401,
+          'invalid_signature',
+          'X-Hub-Signature-256 is missing or does not match the body',
+        );
       }
       let parsed: unknown;
       try {
@@ -75,7 +94,10 @@ export const whatsappRoutes = [
       }
       const payload = validate(WebhookPayload, parsed);
       if (payload.object !== 'whatsapp_business_account') {
-        logger().warn({ object: payload.object }, 'whatsapp webhook for another object type: acknowledged, ignored');
+        logger().warn(
+          { object: payload.object },
+          'whatsapp webhook for another object type: acknowledged, ignored',
+        );
         return json(200, { received: 0, duplicates: 0, receipts: 0, ignored: 0 });
       }
       return json(200, await processWhatsAppWebhook(payload));

@@ -1,5 +1,5 @@
-import { Prisma } from '../../db/generated/client';
-import type { DeliveryEngine } from '../engine';
+import { Prisma } from '@/server/db/generated/client';
+import type { DeliveryEngine } from '@/server/delivery/engine';
 
 /**
  * Inngest engine hand-over. Inngest is outside the database, so nothing can be sent inside the

@@ -1,12 +1,12 @@
 import { InngestTestEngine } from '@inngest/test';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestTenant, type TestTenant } from '../../../test/helpers';
-import { type Receiver, startReceiver } from '../../../test/webhook-receiver';
-import { resetSettingsCache } from '../../config/settings';
-import { forTenant } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { createEndpoint, resendDelivery } from '../../webhooks';
+import { resetSettingsCache } from '@/server/config/settings';
+import { forTenant } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { createEndpoint, resendDelivery } from '@/server/webhooks';
+import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { type Receiver, startReceiver } from '@/test/webhook-receiver';
 import { DELIVERY_REQUESTED } from './client';
 import { deliverWebhook, sweepOutbox } from './functions';
 import { relayOutbox } from './relay';
@@ -34,7 +34,11 @@ async function setUp(respond: Parameters<typeof startReceiver>[0]) {
   const db = forTenant(tenant.tenantId);
   const endpoint = await createEndpoint(db, tenant.tenantId, { url: hook.url, events: ['booking.*'] });
   const event = await db.$transaction((tx) =>
-    recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.created', object: { id: `bkg_${hook.url}` } }),
+    recordEvent(tx, {
+      tenantId: tenant.tenantId,
+      type: 'booking.created',
+      object: { id: `bkg_${hook.url}` },
+    }),
   );
   const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
   const trigger = {
@@ -48,7 +52,11 @@ async function setUp(respond: Parameters<typeof startReceiver>[0]) {
 describe('deliver-webhook', () => {
   it('runs one attempt step per attempt with sleeps of 1s, 5s, 25s, 125s, 625s, then fails', async () => {
     const { hook, endpoint, event, delivery, trigger, db } = await setUp(() => ({ status: 500 }));
-    const engine = new InngestTestEngine({ function: deliverWebhook, events: [trigger], steps: mockedSleeps() });
+    const engine = new InngestTestEngine({
+      function: deliverWebhook,
+      events: [trigger],
+      steps: mockedSleeps(),
+    });
     const { result, ctx } = await engine.execute();
     expect(result).toEqual({ kind: 'failed', attempt: 6 });
 
@@ -64,7 +72,14 @@ describe('deliver-webhook', () => {
     ]);
 
     // Six requests, each signed afresh (its own attempt number and signature), each verifiable.
-    expect(hook.received.map((h) => h.headers['x-service-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(hook.received.map((h) => h.headers['x-service-delivery-attempt'])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+    ]);
     const verifier = new Webhook(endpoint.webhook_secret);
     for (const h of hook.received) {
       expect(
@@ -76,7 +91,10 @@ describe('deliver-webhook', () => {
       ).toEqual(event);
     }
     // Signed at each attempt's own start: the signed timestamp is that attempt's start time.
-    const attempts = await db.deliveryAttempt.findMany({ where: { deliveryId: delivery.id }, orderBy: { attemptNumber: 'asc' } });
+    const attempts = await db.deliveryAttempt.findMany({
+      where: { deliveryId: delivery.id },
+      orderBy: { attemptNumber: 'asc' },
+    });
     expect(hook.received.map((h) => Number(h.headers['webhook-timestamp']))).toEqual(
       attempts.map((a) => Math.floor(a.startedAt.getTime() / 1000)),
     );
@@ -88,7 +106,11 @@ describe('deliver-webhook', () => {
 
   it('stops at the first success', async () => {
     const { hook, trigger } = await setUp((i) => ({ status: i < 2 ? 502 : 200 }));
-    const engine = new InngestTestEngine({ function: deliverWebhook, events: [trigger], steps: mockedSleeps() });
+    const engine = new InngestTestEngine({
+      function: deliverWebhook,
+      events: [trigger],
+      steps: mockedSleeps(),
+    });
     const { result, ctx } = await engine.execute();
     expect(result).toEqual({ kind: 'succeeded', attempt: 3 });
     expect(ctx.step.run.mock.calls.map((c) => c[0])).toEqual(['attempt-1', 'attempt-2', 'attempt-3']);
@@ -99,7 +121,11 @@ describe('deliver-webhook', () => {
   it('sends nothing once the endpoint is disabled', async () => {
     const { hook, endpoint, trigger, db } = await setUp(() => ({ status: 200 }));
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { isActive: false } });
-    const engine = new InngestTestEngine({ function: deliverWebhook, events: [trigger], steps: mockedSleeps() });
+    const engine = new InngestTestEngine({
+      function: deliverWebhook,
+      events: [trigger],
+      steps: mockedSleeps(),
+    });
     const { result } = await engine.execute();
     expect(result).toMatchObject({ kind: 'skipped', reason: 'endpoint_inactive' });
     expect(hook.received).toHaveLength(0);
@@ -149,7 +175,9 @@ describe('outbox relay and sweep', () => {
     expect(payload).toContainEqual(
       expect.objectContaining({ id: delivery.id, data: expect.objectContaining({ eventId: event.id }) }),
     );
-    expect((payload as Array<{ data: { eventId: string } }>).every((r) => r.data.eventId === event.id)).toBe(true);
+    expect((payload as Array<{ data: { eventId: string } }>).every((r) => r.data.eventId === event.id)).toBe(
+      true,
+    );
     expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).not.toBeNull();
   });
 });

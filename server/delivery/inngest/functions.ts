@@ -1,4 +1,4 @@
-import { maxAttempts, runAttempt, waitAfter } from '../attempt';
+import { maxAttempts, runAttempt, waitAfter } from '@/server/delivery/attempt';
 import { DELIVERY_REQUESTED, type DeliveryRequested, inngest } from './client';
 import { findUndispatched, markDispatched } from './relay';
 
@@ -20,7 +20,9 @@ export const deliverWebhook = inngest.createFunction(
     const { tenantId, deliveryId } = (event as unknown as DeliveryRequested).data;
     const last = maxAttempts();
     for (let attempt = 1; attempt <= last; attempt++) {
-      const outcome = await step.run(`attempt-${attempt}`, () => runAttempt({ tenantId, deliveryId, attempt }));
+      const outcome = await step.run(`attempt-${attempt}`, () =>
+        runAttempt({ tenantId, deliveryId, attempt }),
+      );
       // A replayed step whose attempt was already recorded continues the schedule as if it had just run.
       const wait =
         outcome.kind === 'retry'

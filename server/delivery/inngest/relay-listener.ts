@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { databaseUrl } from '../../db/client';
-import { logger } from '../../log';
+import { databaseUrl } from '@/server/db/client';
+import { logger } from '@/server/log';
 import { inngest } from './client';
 import { OUTBOX_CHANNEL } from './engine';
 import { relayOutbox } from './relay';

@@ -1,5 +1,5 @@
-import { db } from '../../db/client';
-import { logger } from '../../log';
+import { db } from '@/server/db/client';
+import { logger } from '@/server/log';
 import { DELIVERY_REQUESTED, type DeliveryRequested } from './client';
 
 /**
@@ -22,7 +22,10 @@ export async function findUndispatched(limit = 200): Promise<OutboxBatch> {
     take: limit,
     select: {
       id: true,
-      deliveries: { where: { status: 'pending', attemptCount: 0 }, select: { id: true, tenantId: true, endpointId: true } },
+      deliveries: {
+        where: { status: 'pending', attemptCount: 0 },
+        select: { id: true, tenantId: true, endpointId: true },
+      },
     },
   });
   return {
@@ -39,11 +42,16 @@ export async function findUndispatched(limit = 200): Promise<OutboxBatch> {
 
 export async function markDispatched(eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await db().event.updateMany({ where: { id: { in: eventIds }, dispatchedAt: null }, data: { dispatchedAt: new Date() } });
+  await db().event.updateMany({
+    where: { id: { in: eventIds }, dispatchedAt: null },
+    data: { dispatchedAt: new Date() },
+  });
 }
 
 /** One relay pass with the given sender; returns how many delivery requests were sent. */
-export async function relayOutbox(send: (requests: DeliveryRequested[]) => Promise<unknown>): Promise<number> {
+export async function relayOutbox(
+  send: (requests: DeliveryRequested[]) => Promise<unknown>,
+): Promise<number> {
   const batch = await findUndispatched();
   if (batch.requests.length > 0) await send(batch.requests);
   await markDispatched(batch.eventIds);

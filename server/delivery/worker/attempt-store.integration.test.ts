@@ -1,13 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestTenant, type TestTenant } from '../../../test/helpers';
-import { databaseUrl } from '../../db/client';
-import { forTenant } from '../../db/tenant-scope';
-import type { EventType } from '../../events/catalog';
-import { recordEvent } from '../../events/record';
-import { newId } from '../../lib/ids';
-import { createEndpoint } from '../../webhooks';
-import type { AttemptJob, AttemptRecord } from '../attempt';
+import { databaseUrl } from '@/server/db/client';
+import { forTenant } from '@/server/db/tenant-scope';
+import type { AttemptJob, AttemptRecord } from '@/server/delivery/attempt';
+import type { EventType } from '@/server/events/catalog';
+import { recordEvent } from '@/server/events/record';
+import { newId } from '@/server/lib/ids';
+import { createEndpoint } from '@/server/webhooks';
+import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { batched, batchedAttemptRecorder } from './attempt-store';
 
 // The worker writes the records of concurrent attempts in one statement; each record must still
@@ -25,7 +25,9 @@ async function newDeliveries(count: number, type: EventType): Promise<AttemptJob
   const db = forTenant(tenant.tenantId);
   await createEndpoint(db, tenant.tenantId, { url: 'http://127.0.0.1:9/hook', events: [type] });
   for (let i = 0; i < count; i++) {
-    await db.$transaction((tx) => recordEvent(tx, { tenantId: tenant.tenantId, type, object: { id: `o${i}` } }));
+    await db.$transaction((tx) =>
+      recordEvent(tx, { tenantId: tenant.tenantId, type, object: { id: `o${i}` } }),
+    );
   }
   const deliveries = await db.delivery.findMany({ where: { event: { type } }, orderBy: { id: 'asc' } });
   return deliveries.map((d) => ({ tenantId: tenant.tenantId, deliveryId: d.id, attempt: 1 }));
@@ -36,7 +38,13 @@ function failedAttempt(job: AttemptJob, retryAt: Date | null): AttemptRecord {
     id: newId('deliveryAttempt'),
     job,
     startedAt: new Date(),
-    result: { ok: false, status: 500, latencyMs: 3, excerpt: 'no', error: 'http_status: the endpoint answered 500' },
+    result: {
+      ok: false,
+      status: 500,
+      latencyMs: 3,
+      excerpt: 'no',
+      error: 'http_status: the endpoint answered 500',
+    },
     status: retryAt ? 'pending' : 'failed',
     nextAttemptAt: retryAt,
   };
@@ -46,9 +54,10 @@ describe('worker attempt recorder', () => {
   it('records attempts arriving together in one batch, each with its own state and schedule', async () => {
     const [a, b, c] = await newDeliveries(3, 'booking.created');
     // The worker's claims on them, which recording ends.
-    await pool.query(`update deliveries set locked_until = now() + interval '1 minute' where id = any($1::text[])`, [
-      [a, b, c].map((j) => j.deliveryId),
-    ]);
+    await pool.query(
+      `update deliveries set locked_until = now() + interval '1 minute' where id = any($1::text[])`,
+      [[a, b, c].map((j) => j.deliveryId)],
+    );
     const record = batchedAttemptRecorder(pool);
     const retryAt = new Date(Date.now() + 60_000);
     const results = await Promise.all([
@@ -65,7 +74,9 @@ describe('worker attempt recorder', () => {
     expect(results).toEqual([true, false, true, true]);
 
     const db = forTenant(tenant.tenantId);
-    const rows = await db.delivery.findMany({ where: { id: { in: [a.deliveryId, b.deliveryId, c.deliveryId] } } });
+    const rows = await db.delivery.findMany({
+      where: { id: { in: [a.deliveryId, b.deliveryId, c.deliveryId] } },
+    });
     const byId = new Map(rows.map((d) => [d.id, d]));
     expect(byId.get(a.deliveryId)).toMatchObject({
       status: 'pending',
@@ -73,21 +84,31 @@ describe('worker attempt recorder', () => {
       nextAttemptAt: retryAt,
       lockedUntil: null,
     });
-    expect(byId.get(b.deliveryId)).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null, lockedUntil: null });
+    expect(byId.get(b.deliveryId)).toMatchObject({
+      status: 'failed',
+      attemptCount: 1,
+      nextAttemptAt: null,
+      lockedUntil: null,
+    });
     expect(byId.get(c.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1, lockedUntil: null });
     expect(await db.deliveryAttempt.count({ where: { deliveryId: a.deliveryId } })).toBe(1);
 
     // A later re-run of a recorded attempt records nothing and moves nothing.
     const later = new Date(Date.now() + 120_000);
     expect(await record(failedAttempt(a, later))).toBe(false);
-    expect(await db.delivery.findUniqueOrThrow({ where: { id: a.deliveryId } })).toMatchObject({ nextAttemptAt: retryAt });
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: a.deliveryId } })).toMatchObject({
+      nextAttemptAt: retryAt,
+    });
   });
 
   it('only fails the caller whose record cannot be written when its batch fails', async () => {
     const [good] = await newDeliveries(1, 'payment.created');
     const record = batchedAttemptRecorder(pool);
     const gone = { tenantId: tenant.tenantId, deliveryId: 'dlv_does_not_exist', attempt: 1 };
-    const [ok, bad] = await Promise.allSettled([record(failedAttempt(good, null)), record(failedAttempt(gone, null))]);
+    const [ok, bad] = await Promise.allSettled([
+      record(failedAttempt(good, null)),
+      record(failedAttempt(gone, null)),
+    ]);
     expect(ok).toEqual({ status: 'fulfilled', value: true });
     expect(bad.status).toBe('rejected');
   });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AttemptRecord } from '../attempt';
+import type { AttemptRecord } from '@/server/delivery/attempt';
 
 /**
  * The worker's attempt records. Records that arrive while one is being written go together in the

@@ -1,4 +1,4 @@
-import type { DeliveryEngine } from '../engine';
+import type { DeliveryEngine } from '@/server/delivery/engine';
 import { notifyWorkersSql } from './queue';
 
 /**

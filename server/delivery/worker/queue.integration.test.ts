@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestTenant, type TestTenant } from '../../../test/helpers';
-import { eventually, type Receiver, startReceiver } from '../../../test/webhook-receiver';
-import { databaseUrl } from '../../db/client';
-import { forTenant } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { createEndpoint } from '../../webhooks';
+import { databaseUrl } from '@/server/db/client';
+import { forTenant } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { createEndpoint } from '@/server/webhooks';
+import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { eventually, type Receiver, startReceiver } from '@/test/webhook-receiver';
 import { CLAIM_SQL, claimLeaseMs, RELEASE_SQL } from './queue';
 import { startDeliveryWorker } from './runner';
 
@@ -39,7 +39,12 @@ async function emit(count: number): Promise<string[]> {
 }
 
 const claim = async (limit: number, leaseMs = 60_000, client: pg.Pool | pg.PoolClient = pool) =>
-  (await client.query<{ id: string; url: string; eventType: string; attemptCount: number }>(CLAIM_SQL, [limit, leaseMs])).rows;
+  (
+    await client.query<{ id: string; url: string; eventType: string; attemptCount: number }>(CLAIM_SQL, [
+      limit,
+      leaseMs,
+    ])
+  ).rows;
 
 describe('claims', () => {
   it('take due pending deliveries oldest first, with what the attempt needs, and never twice', async () => {
@@ -49,7 +54,10 @@ describe('claims', () => {
     });
     const [first, second, later, done] = await emit(4);
     const db = forTenant(tenant.tenantId);
-    await db.delivery.update({ where: { id: later }, data: { nextAttemptAt: new Date(Date.now() + 60_000) } });
+    await db.delivery.update({
+      where: { id: later },
+      data: { nextAttemptAt: new Date(Date.now() + 60_000) },
+    });
     await db.delivery.update({ where: { id: done }, data: { status: 'succeeded', nextAttemptAt: null } });
 
     const claimed = await claim(10);
@@ -66,8 +74,14 @@ describe('claims', () => {
   });
 
   it('split concurrent claims: SKIP LOCKED hands each delivery to one claimer', async () => {
-    await forTenant(tenant.tenantId).delivery.updateMany({ where: { status: 'pending' }, data: { status: 'failed' } });
-    await createEndpoint(forTenant(tenant.tenantId), tenant.tenantId, { url: hook.url, events: ['booking.confirmed'] });
+    await forTenant(tenant.tenantId).delivery.updateMany({
+      where: { status: 'pending' },
+      data: { status: 'failed' },
+    });
+    await createEndpoint(forTenant(tenant.tenantId), tenant.tenantId, {
+      url: hook.url,
+      events: ['booking.confirmed'],
+    });
     const ids = await emit(20);
     const results = await Promise.all([claim(8), claim(8), claim(8)]);
     const all = results.flat().map((c) => c.id);
@@ -76,12 +90,18 @@ describe('claims', () => {
   });
 
   it('lapse: a claim whose time has passed is taken again (a dead process holds nothing for long)', async () => {
-    await forTenant(tenant.tenantId).delivery.updateMany({ where: { status: 'pending' }, data: { status: 'failed' } });
+    await forTenant(tenant.tenantId).delivery.updateMany({
+      where: { status: 'pending' },
+      data: { status: 'failed' },
+    });
     const [id] = await emit(1);
     expect((await claim(1, 1)).map((c) => c.id)).toEqual([id]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await claim(1)).map((c) => c.id)).toEqual([id]);
-    await forTenant(tenant.tenantId).delivery.updateMany({ where: { status: 'pending' }, data: { status: 'failed' } });
+    await forTenant(tenant.tenantId).delivery.updateMany({
+      where: { status: 'pending' },
+      data: { status: 'failed' },
+    });
   });
 
   it('last twice the deadline plus a margin: half to wait for a free slot, half for the attempt', () => {
@@ -92,13 +112,17 @@ describe('claims', () => {
 
 describe('several workers on one database', () => {
   it('deliver every delivery exactly once between them', { timeout: 30_000 }, async () => {
-    const workers = await Promise.all([1, 2, 3].map(() => startDeliveryWorker({ concurrency: 4, pollIntervalMs: 20 })));
+    const workers = await Promise.all(
+      [1, 2, 3].map(() => startDeliveryWorker({ concurrency: 4, pollIntervalMs: 20 })),
+    );
     try {
       const before = hook.received.length;
       const ids = await emit(40);
       await eventually(
         async () =>
-          (await forTenant(tenant.tenantId).delivery.count({ where: { id: { in: ids }, status: 'succeeded' } })) === 40
+          (await forTenant(tenant.tenantId).delivery.count({
+            where: { id: { in: ids }, status: 'succeeded' },
+          })) === 40
             ? true
             : undefined,
         20_000,
@@ -107,7 +131,9 @@ describe('several workers on one database', () => {
       const received = hook.received.slice(before).map((r) => r.headers['webhook-id']);
       expect(received).toHaveLength(40);
       expect(new Set(received).size).toBe(40);
-      const locked = await forTenant(tenant.tenantId).delivery.count({ where: { id: { in: ids }, lockedUntil: { not: null } } });
+      const locked = await forTenant(tenant.tenantId).delivery.count({
+        where: { id: { in: ids }, lockedUntil: { not: null } },
+      });
       expect(locked).toBe(0); // recording ended every claim
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
@@ -119,15 +145,23 @@ describe('several workers on one database', () => {
     // Deliveries to an endpoint that answers slowly keep the one slot busy while the rest wait claimed.
     const slow = await startReceiver(() => ({ status: 200, delayMs: 300 }));
     try {
-      await forTenant(tenant.tenantId).webhookEndpoint.updateMany({ where: { url: hook.url }, data: { url: slow.url } });
+      await forTenant(tenant.tenantId).webhookEndpoint.updateMany({
+        where: { url: hook.url },
+        data: { url: slow.url },
+      });
       const worker = await startDeliveryWorker({ concurrency: 1, pollIntervalMs: 20 });
       await slow.waitFor(1);
       await worker.stop();
-      const rows = await forTenant(tenant.tenantId).delivery.findMany({ where: { id: { in: ids }, status: 'pending' } });
+      const rows = await forTenant(tenant.tenantId).delivery.findMany({
+        where: { id: { in: ids }, status: 'pending' },
+      });
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((r) => r.lockedUntil === null)).toBe(true);
     } finally {
-      await forTenant(tenant.tenantId).webhookEndpoint.updateMany({ where: { url: slow.url }, data: { url: hook.url } });
+      await forTenant(tenant.tenantId).webhookEndpoint.updateMany({
+        where: { url: slow.url },
+        data: { url: hook.url },
+      });
       await slow.close();
     }
   });

@@ -1,5 +1,5 @@
-import { Prisma } from '../../db/generated/client';
-import { DELIVERY_JOINS, LOADED_DELIVERY_COLUMNS } from '../delivery-sql';
+import { Prisma } from '@/server/db/generated/client';
+import { DELIVERY_JOINS, LOADED_DELIVERY_COLUMNS } from '@/server/delivery/delivery-sql';
 
 /**
  * The worker engine's queue is the deliveries table itself: a pending delivery whose

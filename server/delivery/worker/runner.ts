@@ -1,8 +1,8 @@
 import pg from 'pg';
-import { settings } from '../../config/settings';
-import { databaseUrl } from '../../db/client';
-import { logger } from '../../log';
-import { type AttemptJob, type LoadedDelivery, runAttempt } from '../attempt';
+import { settings } from '@/server/config/settings';
+import { databaseUrl } from '@/server/db/client';
+import { type AttemptJob, type LoadedDelivery, runAttempt } from '@/server/delivery/attempt';
+import { logger } from '@/server/log';
 import { batchedAttemptRecorder } from './attempt-store';
 import { CLAIM_MARGIN_MS, CLAIM_SQL, claimLeaseMs, DELIVERY_CHANNEL, RELEASE_SQL } from './queue';
 
@@ -52,12 +52,19 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   let stopping = false;
 
   const start = (delivery: Claimed) => {
-    const job: AttemptJob = { tenantId: delivery.tenantId, deliveryId: delivery.id, attempt: delivery.attemptCount + 1 };
+    const job: AttemptJob = {
+      tenantId: delivery.tenantId,
+      deliveryId: delivery.id,
+      attempt: delivery.attemptCount + 1,
+    };
     const attempt = runAttempt(job, { store: { load: async () => delivery, record } })
       .then(() => undefined)
       .catch((error) => {
         // Nothing was recorded, so the claim lapses and the delivery runs again.
-        logger().error({ err: error, delivery_id: delivery.id }, 'delivery attempt failed; it runs again when its claim lapses');
+        logger().error(
+          { err: error, delivery_id: delivery.id },
+          'delivery attempt failed; it runs again when its claim lapses',
+        );
       })
       .finally(() => {
         running.delete(attempt);

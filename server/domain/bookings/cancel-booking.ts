@@ -1,4 +1,4 @@
-import type { TenantDb } from '../../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { transitionBooking } from './transition';
 
 /** pending | confirmed → cancelled, keeping the reason; emits booking.cancelled. */

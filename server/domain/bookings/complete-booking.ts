@@ -1,4 +1,4 @@
-import type { TenantDb } from '../../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { transitionBooking } from './transition';
 
 /** confirmed → completed; emits booking.completed. */

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { CreateBookingBody } from '../../api/schemas/bookings';
-import type { Prisma } from '../../db/generated/client';
-import type { TenantDb } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { newId } from '../../lib/ids';
+import type { CreateBookingBody } from '@/server/api/schemas/bookings';
+import type { Prisma } from '@/server/db/generated/client';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { newId } from '@/server/lib/ids';
 import { serializeBooking } from './serialize';
 
 export type CreateBookingInput = z.output<typeof CreateBookingBody>;

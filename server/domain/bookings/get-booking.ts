@@ -1,5 +1,5 @@
-import type { TenantDb } from '../../db/tenant-scope';
-import { Errors } from '../../http/errors';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { Errors } from '@/server/http/errors';
 import { serializeBooking } from './serialize';
 
 /** One booking of the tenant; another tenant's id is simply not found. */

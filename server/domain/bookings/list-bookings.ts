@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { BookingListQuery } from '../../api/schemas/bookings';
-import type { TenantDb } from '../../db/tenant-scope';
-import { paginate } from '../../http/pagination';
+import type { BookingListQuery } from '@/server/api/schemas/bookings';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { paginate } from '@/server/http/pagination';
 import { serializeBooking } from './serialize';
 
 export function listBookings(db: TenantDb, query: z.output<typeof BookingListQuery>) {
@@ -16,7 +16,9 @@ export function listBookings(db: TenantDb, query: z.output<typeof BookingListQue
         where: {
           ...after,
           ...(query.status ? { status: query.status } : {}),
-          ...(query.customer_email ? { customerEmail: { equals: query.customer_email, mode: 'insensitive' as const } } : {}),
+          ...(query.customer_email
+            ? { customerEmail: { equals: query.customer_email, mode: 'insensitive' as const } }
+            : {}),
           ...(query.from || query.to ? { startAt } : {}),
         },
         orderBy: { id: 'desc' },

@@ -1,4 +1,4 @@
-import type { Booking } from '../../db/generated/client';
+import type { Booking } from '@/server/db/generated/client';
 
 /** A booking as the REST API and event payloads show it. */
 export function serializeBooking(b: Booking) {

@@ -1,8 +1,8 @@
-import type { BookingStatus } from '../../db/generated/enums';
-import type { TenantDb } from '../../db/tenant-scope';
-import type { EventType } from '../../events/catalog';
-import { recordEvent } from '../../events/record';
-import { Errors } from '../../http/errors';
+import type { BookingStatus } from '@/server/db/generated/enums';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import type { EventType } from '@/server/events/catalog';
+import { recordEvent } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
 import { type BookingResource, serializeBooking } from './serialize';
 
 /**
@@ -24,7 +24,12 @@ export const FINAL_BOOKING_STATES: BookingStatus[] = ['cancelled', 'completed'];
 export function transitionBooking(
   db: TenantDb,
   tenantId: string,
-  input: { id: string; to: keyof typeof BOOKING_TRANSITIONS; event: EventType; cancellationReason?: string | null },
+  input: {
+    id: string;
+    to: keyof typeof BOOKING_TRANSITIONS;
+    event: EventType;
+    cancellationReason?: string | null;
+  },
 ): Promise<BookingResource> {
   return db.$transaction(async (tx) => {
     const [row] = await tx.booking.updateManyAndReturn({

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { UpdateBookingBody } from '../../api/schemas/bookings';
-import { Prisma } from '../../db/generated/client';
-import type { TenantDb } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { ApiError, Errors } from '../../http/errors';
+import type { UpdateBookingBody } from '@/server/api/schemas/bookings';
+import { Prisma } from '@/server/db/generated/client';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { ApiError, Errors } from '@/server/http/errors';
 import { serializeBooking } from './serialize';
 import { FINAL_BOOKING_STATES } from './transition';
 
@@ -16,7 +16,11 @@ const ATTEMPTS = 3;
  * booking.rescheduled with the old times in `previous`; other field changes emit nothing (the
  * catalog has no generic update event). A cancelled or completed booking answers 409.
  */
-export async function updateBooking(db: TenantDb, tenantId: string, input: { id: string; changes: UpdateBookingInput }) {
+export async function updateBooking(
+  db: TenantDb,
+  tenantId: string,
+  input: { id: string; changes: UpdateBookingInput },
+) {
   const { changes } = input;
   for (let attempt = 1; ; attempt++) {
     const outcome = await db.$transaction(async (tx) => {
@@ -28,9 +32,12 @@ export async function updateBooking(db: TenantDb, tenantId: string, input: { id:
       const startAt = changes.start_at ? new Date(changes.start_at) : current.startAt;
       const endAt = changes.end_at ? new Date(changes.end_at) : current.endAt;
       if (endAt.getTime() <= startAt.getTime()) {
-        throw Errors.validation([{ path: changes.end_at ? 'end_at' : 'start_at', message: 'end_at must be after start_at' }]);
+        throw Errors.validation([
+          { path: changes.end_at ? 'end_at' : 'start_at', message: 'end_at must be after start_at' },
+        ]);
       }
-      const rescheduled = startAt.getTime() !== current.startAt.getTime() || endAt.getTime() !== current.endAt.getTime();
+      const rescheduled =
+        startAt.getTime() !== current.startAt.getTime() || endAt.getTime() !== current.endAt.getTime();
       // Guarded on what we read: a concurrent transition or reschedule makes this match nothing,
       // so `previous` is always the times this change replaced.
       const [row] = await tx.booking.updateManyAndReturn({
@@ -44,7 +51,10 @@ export async function updateBooking(db: TenantDb, tenantId: string, input: { id:
           ...(changes.service !== undefined ? { service: changes.service } : {}),
           ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
           ...(changes.metadata !== undefined
-            ? { metadata: changes.metadata === null ? Prisma.DbNull : (changes.metadata as Prisma.InputJsonValue) }
+            ? {
+                metadata:
+                  changes.metadata === null ? Prisma.DbNull : (changes.metadata as Prisma.InputJsonValue),
+              }
             : {}),
         },
       });
@@ -62,7 +72,11 @@ export async function updateBooking(db: TenantDb, tenantId: string, input: { id:
     });
     if (outcome) return outcome;
     if (attempt >= ATTEMPTS) {
-      throw new ApiError(409, 'concurrent_update', 'The booking changed while this update ran; retry the request');
+      throw new ApiError(
+        409,
+        'concurrent_update',
+        'The booking changed while this update ran; retry the request',
+      );
     }
   }
 }

@@ -1,5 +1,5 @@
-import type { TenantDb } from '../../db/tenant-scope';
-import { Errors } from '../../http/errors';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { Errors } from '@/server/http/errors';
 
 /**
  * Removes a channel and its token. Its conversations stay; replies on them then fail with a

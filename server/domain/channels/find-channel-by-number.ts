@@ -1,4 +1,4 @@
-import { db } from '../../db/client';
+import { db } from '@/server/db/client';
 
 /**
  * Inbound WhatsApp traffic names a phone_number_id, not a tenant: this lookup is across tenants

@@ -1,5 +1,5 @@
-import type { TenantDb } from '../../db/tenant-scope';
-import { paginate } from '../../http/pagination';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { paginate } from '@/server/http/pagination';
 import { serializeChannel } from './serialize';
 
 export function listChannels(db: TenantDb, query: { limit: number; cursor?: string }) {

@@ -1,4 +1,4 @@
-import type { Channel } from '../../db/generated/client';
+import type { Channel } from '@/server/db/generated/client';
 
 /** A channel as the API shows it: never the access token. */
 export function serializeChannel(c: Channel) {

@@ -1,7 +1,7 @@
-import type { MessageStatus } from '../../db/generated/enums';
-import type { TenantDb } from '../../db/tenant-scope';
-import type { EventType } from '../../events/catalog';
-import { recordEvent } from '../../events/record';
+import type { MessageStatus } from '@/server/db/generated/enums';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import type { EventType } from '@/server/events/catalog';
+import { recordEvent } from '@/server/events/record';
 import { serializeMessage } from './serialize';
 
 /**
@@ -33,7 +33,9 @@ export async function applyReceipt(
       where: { externalId: input.externalId, direction: 'outbound', status: { in: [...rule.from] } },
       data: {
         status: input.status,
-        ...(input.status === 'failed' ? { failureReason: input.failureReason ?? 'Reported failed by WhatsApp' } : {}),
+        ...(input.status === 'failed'
+          ? { failureReason: input.failureReason ?? 'Reported failed by WhatsApp' }
+          : {}),
       },
     });
     if (!row) return { changed: false };

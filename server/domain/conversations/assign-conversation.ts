@@ -1,5 +1,5 @@
-import type { TenantDb } from '../../db/tenant-scope';
-import { Errors } from '../../http/errors';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { Errors } from '@/server/http/errors';
 import { transitionConversation } from './transition';
 
 /**
@@ -11,7 +11,10 @@ export function assignConversation(db: TenantDb, tenantId: string, input: { id: 
   return db.$transaction(async (tx) => {
     const exists = await tx.conversation.findUnique({ where: { id: input.id }, select: { id: true } });
     if (!exists) throw Errors.notFound('Conversation');
-    const member = await tx.membership.findFirst({ where: { userId: input.userId }, select: { userId: true } });
+    const member = await tx.membership.findFirst({
+      where: { userId: input.userId },
+      select: { userId: true },
+    });
     if (!member) throw Errors.validation([{ path: 'user_id', message: 'Not a member of this tenant' }]);
     return transitionConversation(tx, tenantId, {
       id: input.id,

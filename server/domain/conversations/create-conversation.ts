@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { CreateConversationBody } from '../../api/schemas/conversations';
-import type { TenantDb } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { Errors } from '../../http/errors';
-import { newId } from '../../lib/ids';
+import type { CreateConversationBody } from '@/server/api/schemas/conversations';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
+import { newId } from '@/server/lib/ids';
 import { serializeConversation } from './serialize';
 
 /**
@@ -11,19 +11,31 @@ import { serializeConversation } from './serialize';
  * conversation needs one of the tenant's WhatsApp channels and the contact's phone number;
  * web and sms conversations have no registered sender here. Emits conversation.created.
  */
-export function createConversation(db: TenantDb, tenantId: string, input: z.output<typeof CreateConversationBody>) {
+export function createConversation(
+  db: TenantDb,
+  tenantId: string,
+  input: z.output<typeof CreateConversationBody>,
+) {
   return db.$transaction(async (tx) => {
     if (input.channel === 'whatsapp') {
       const problems = [];
-      if (!input.contact.phone) problems.push({ path: 'contact.phone', message: 'Required for a WhatsApp conversation' });
-      if (!input.channel_id) problems.push({ path: 'channel_id', message: 'Required for a WhatsApp conversation' });
+      if (!input.contact.phone)
+        problems.push({ path: 'contact.phone', message: 'Required for a WhatsApp conversation' });
+      if (!input.channel_id)
+        problems.push({ path: 'channel_id', message: 'Required for a WhatsApp conversation' });
       else {
-        const channel = await tx.channel.findUnique({ where: { id: input.channel_id }, select: { type: true } });
-        if (channel?.type !== 'whatsapp') problems.push({ path: 'channel_id', message: 'No such WhatsApp channel' });
+        const channel = await tx.channel.findUnique({
+          where: { id: input.channel_id },
+          select: { type: true },
+        });
+        if (channel?.type !== 'whatsapp')
+          problems.push({ path: 'channel_id', message: 'No such WhatsApp channel' });
       }
       if (problems.length) throw Errors.validation(problems);
     } else if (input.channel_id) {
-      throw Errors.validation([{ path: 'channel_id', message: 'Only WhatsApp conversations run on a registered channel' }]);
+      throw Errors.validation([
+        { path: 'channel_id', message: 'Only WhatsApp conversations run on a registered channel' },
+      ]);
     }
     const row = await tx.conversation.create({
       data: {

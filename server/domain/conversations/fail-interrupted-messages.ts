@@ -1,6 +1,6 @@
-import { db } from '../../db/client';
-import { forTenant } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
+import { db } from '@/server/db/client';
+import { forTenant } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
 import { serializeMessage } from './serialize';
 
 /**
@@ -16,7 +16,11 @@ export const INTERRUPTED_REASON =
 export async function failInterruptedMessages(now = new Date()): Promise<number> {
   // Across tenants by design (a maintenance pass); each change then goes through its tenant's scope.
   const stale = await db().message.findMany({
-    where: { direction: 'outbound', status: 'queued', createdAt: { lt: new Date(now.getTime() - INTERRUPTED_AFTER_MS) } },
+    where: {
+      direction: 'outbound',
+      status: 'queued',
+      createdAt: { lt: new Date(now.getTime() - INTERRUPTED_AFTER_MS) },
+    },
     select: { id: true, tenantId: true },
     take: 500,
   });

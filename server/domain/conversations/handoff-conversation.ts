@@ -1,4 +1,4 @@
-import type { TenantDb } from '../../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { transitionConversation } from './transition';
 
 /**
@@ -15,7 +15,12 @@ export function handoffConversation(
     transitionConversation(tx, tenantId, {
       id: input.id,
       allowed: { status: 'open', handledBy: 'ai' },
-      data: { status: 'pending_human', handledBy: 'human', handoffReason: input.reason, handoffSummary: input.summary ?? null },
+      data: {
+        status: 'pending_human',
+        handledBy: 'human',
+        handoffReason: input.reason,
+        handoffSummary: input.summary ?? null,
+      },
       event: 'conversation.handoff.requested',
       refusal: (c) =>
         c.status === 'open'

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ConversationListQuery } from '../../api/schemas/conversations';
-import type { TenantDb } from '../../db/tenant-scope';
-import { paginate } from '../../http/pagination';
+import type { ConversationListQuery } from '@/server/api/schemas/conversations';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { paginate } from '@/server/http/pagination';
 import { serializeConversation } from './serialize';
 
 /** Newest first. The hand-off queue is `status: 'pending_human'`. */

@@ -1,6 +1,6 @@
-import type { TenantDb } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { newId } from '../../lib/ids';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { newId } from '@/server/lib/ids';
 import { serializeConversation, serializeMessage } from './serialize';
 
 class DuplicateMessage extends Error {}
@@ -24,7 +24,10 @@ export async function receiveMessage(
   db: TenantDb,
   tenantId: string,
   input: InboundMessageInput,
-): Promise<{ duplicate: true } | { duplicate: false; conversationId: string; messageId: string; createdConversation: boolean }> {
+): Promise<
+  | { duplicate: true }
+  | { duplicate: false; conversationId: string; messageId: string; createdConversation: boolean }
+> {
   const seen = await db.message.findFirst({ where: { externalId: input.externalId }, select: { id: true } });
   if (seen) return { duplicate: true };
   try {
@@ -49,7 +52,11 @@ export async function receiveMessage(
             lastMessageAt: now,
           },
         });
-        await recordEvent(tx, { tenantId, type: 'conversation.created', object: serializeConversation(conversation) });
+        await recordEvent(tx, {
+          tenantId,
+          type: 'conversation.created',
+          object: serializeConversation(conversation),
+        });
       }
       const messageId = newId('message');
       const inserted = await tx.message.createMany({
@@ -73,15 +80,27 @@ export async function receiveMessage(
           where: { id: conversation.id },
           data: {
             lastMessageAt: now,
-            ...(conversation.contactName === null && input.contactName ? { contactName: input.contactName } : {}),
+            ...(conversation.contactName === null && input.contactName
+              ? { contactName: input.contactName }
+              : {}),
             ...(conversation.status === 'resolved'
-              ? { status: 'open', handledBy: 'ai', assigneeId: null, handoffReason: null, handoffSummary: null }
+              ? {
+                  status: 'open',
+                  handledBy: 'ai',
+                  assigneeId: null,
+                  handoffReason: null,
+                  handoffSummary: null,
+                }
               : {}),
           },
         });
       }
       const message = await tx.message.findUniqueOrThrow({ where: { id: messageId } });
-      await recordEvent(tx, { tenantId, type: 'conversation.message.received', object: serializeMessage(message) });
+      await recordEvent(tx, {
+        tenantId,
+        type: 'conversation.message.received',
+        object: serializeMessage(message),
+      });
       return { duplicate: false as const, conversationId: conversation.id, messageId, createdConversation };
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { TenantDb } from '../../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { transitionConversation } from './transition';
 
 /** open | pending_human → resolved; emits conversation.resolved. A new inbound message reopens it. */

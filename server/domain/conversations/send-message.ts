@@ -1,11 +1,11 @@
-import type { Conversation } from '../../db/generated/client';
-import type { TenantDb } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { Errors } from '../../http/errors';
-import { newId } from '../../lib/ids';
-import { logger } from '../../log';
-import { decryptSecret } from '../../security/secret-box';
-import { type SendResult, sendWhatsAppText } from '../../whatsapp/graph-client';
+import type { Conversation } from '@/server/db/generated/client';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
+import { newId } from '@/server/lib/ids';
+import { logger } from '@/server/log';
+import { decryptSecret } from '@/server/security/secret-box';
+import { type SendResult, sendWhatsAppText } from '@/server/whatsapp/graph-client';
 import { serializeMessage } from './serialize';
 
 /**
@@ -36,16 +36,25 @@ export async function sendMessage(db: TenantDb, tenantId: string, input: { id: s
 
   const result = await deliver(db, conversation, input.text);
   if (!result.ok)
-    logger().warn({ tenant_id: tenantId, message_id: message.id, reason: result.reason }, 'outbound message failed');
+    logger().warn(
+      { tenant_id: tenantId, message_id: message.id, reason: result.reason },
+      'outbound message failed',
+    );
 
   return db.$transaction(async (tx) => {
     const [row] = await tx.message.updateManyAndReturn({
       where: { id: message.id, status: 'queued' },
-      data: result.ok ? { status: 'sent', externalId: result.externalId } : { status: 'failed', failureReason: result.reason },
+      data: result.ok
+        ? { status: 'sent', externalId: result.externalId }
+        : { status: 'failed', failureReason: result.reason },
     });
     if (!row) return serializeMessage(await tx.message.findUniqueOrThrow({ where: { id: message.id } }));
     const object = serializeMessage(row);
-    await recordEvent(tx, { tenantId, type: result.ok ? 'conversation.message.sent' : 'conversation.message.failed', object });
+    await recordEvent(tx, {
+      tenantId,
+      type: result.ok ? 'conversation.message.sent' : 'conversation.message.failed',
+      object,
+    });
     return object;
   });
 }
@@ -54,7 +63,9 @@ async function deliver(db: TenantDb, conversation: Conversation, text: string): 
   if (conversation.channel !== 'whatsapp') {
     return { ok: false, reason: `No sender is configured for ${conversation.channel} conversations` };
   }
-  const channel = conversation.channelId ? await db.channel.findUnique({ where: { id: conversation.channelId } }) : null;
+  const channel = conversation.channelId
+    ? await db.channel.findUnique({ where: { id: conversation.channelId } })
+    : null;
   if (!channel?.phoneNumberId || !channel.accessTokenEnc) {
     return { ok: false, reason: 'No WhatsApp channel is configured for this conversation' };
   }
@@ -65,5 +76,10 @@ async function deliver(db: TenantDb, conversation: Conversation, text: string): 
   } catch {
     return { ok: false, reason: 'The channel access token cannot be decrypted (was SECRETS_KEY changed?)' };
   }
-  return sendWhatsAppText({ phoneNumberId: channel.phoneNumberId, accessToken, to: conversation.contactPhone, text });
+  return sendWhatsAppText({
+    phoneNumberId: channel.phoneNumberId,
+    accessToken,
+    to: conversation.contactPhone,
+    text,
+  });
 }

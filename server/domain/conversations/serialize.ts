@@ -1,4 +1,4 @@
-import type { Conversation, Message } from '../../db/generated/client';
+import type { Conversation, Message } from '@/server/db/generated/client';
 
 /** A conversation as the REST API and event payloads show it. */
 export function serializeConversation(c: Conversation) {

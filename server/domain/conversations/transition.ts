@@ -1,8 +1,8 @@
-import type { Prisma } from '../../db/generated/client';
-import type { TenantTx } from '../../db/tenant-scope';
-import type { EventType } from '../../events/catalog';
-import { recordEvent } from '../../events/record';
-import { Errors } from '../../http/errors';
+import type { Prisma } from '@/server/db/generated/client';
+import type { TenantTx } from '@/server/db/tenant-scope';
+import type { EventType } from '@/server/events/catalog';
+import { recordEvent } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
 import { type ConversationResource, serializeConversation } from './serialize';
 
 /**
@@ -20,9 +20,15 @@ export async function transitionConversation(
     refusal: (current: { status: string; handledBy: string }) => string;
   },
 ): Promise<ConversationResource> {
-  const [row] = await tx.conversation.updateManyAndReturn({ where: { id: input.id, ...input.allowed }, data: input.data });
+  const [row] = await tx.conversation.updateManyAndReturn({
+    where: { id: input.id, ...input.allowed },
+    data: input.data,
+  });
   if (!row) {
-    const current = await tx.conversation.findUnique({ where: { id: input.id }, select: { status: true, handledBy: true } });
+    const current = await tx.conversation.findUnique({
+      where: { id: input.id },
+      select: { status: true, handledBy: true },
+    });
     if (!current) throw Errors.notFound('Conversation');
     throw Errors.invalidTransition(input.refusal(current));
   }

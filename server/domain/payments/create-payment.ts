@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { CreatePaymentBody } from '../../api/schemas/payments';
-import type { TenantDb } from '../../db/tenant-scope';
-import { recordEvent } from '../../events/record';
-import { Errors } from '../../http/errors';
-import { newId } from '../../lib/ids';
+import type { CreatePaymentBody } from '@/server/api/schemas/payments';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { recordEvent } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
+import { newId } from '@/server/lib/ids';
 import { serializePayment } from './serialize';
 
 export type CreatePaymentInput = z.output<typeof CreatePaymentBody>;

@@ -1,4 +1,4 @@
-import type { TenantDb } from '../../db/tenant-scope';
+import type { TenantDb } from '@/server/db/tenant-scope';
 import { transitionPayment } from './transition';
 
 /** pending → failed; emits payment.failed. */

@@ -1,5 +1,5 @@
-import type { TenantDb } from '../../db/tenant-scope';
-import { Errors } from '../../http/errors';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { Errors } from '@/server/http/errors';
 import { serializePayment } from './serialize';
 
 export async function getPayment(db: TenantDb, _tenantId: string, input: { id: string }) {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { PaymentListQuery } from '../../api/schemas/payments';
-import type { TenantDb } from '../../db/tenant-scope';
-import { paginate } from '../../http/pagination';
+import type { PaymentListQuery } from '@/server/api/schemas/payments';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import { paginate } from '@/server/http/pagination';
 import { serializePayment } from './serialize';
 
 export function listPayments(db: TenantDb, query: z.output<typeof PaymentListQuery>) {

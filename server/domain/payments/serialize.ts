@@ -1,4 +1,4 @@
-import type { Payment } from '../../db/generated/client';
+import type { Payment } from '@/server/db/generated/client';
 
 /** A payment as the REST API and event payloads show it. */
 export function serializePayment(p: Payment) {

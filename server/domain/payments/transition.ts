@@ -1,8 +1,8 @@
-import type { PaymentStatus } from '../../db/generated/enums';
-import type { TenantDb } from '../../db/tenant-scope';
-import type { EventType } from '../../events/catalog';
-import { recordEvent } from '../../events/record';
-import { Errors } from '../../http/errors';
+import type { PaymentStatus } from '@/server/db/generated/enums';
+import type { TenantDb } from '@/server/db/tenant-scope';
+import type { EventType } from '@/server/events/catalog';
+import { recordEvent } from '@/server/events/record';
+import { Errors } from '@/server/http/errors';
 import { type PaymentResource, serializePayment } from './serialize';
 
 /** pending → succeeded | failed; succeeded → refunded; failed and refunded are final. */

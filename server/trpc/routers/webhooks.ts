@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ListQuery } from '../../api/schemas/common';
-import { CreateWebhookBody, DeliveryStatus, UpdateWebhookBody } from '../../api/schemas/webhooks';
+import { ListQuery } from '@/server/api/schemas/common';
+import { CreateWebhookBody, DeliveryStatus, UpdateWebhookBody } from '@/server/api/schemas/webhooks';
+import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '@/server/trpc/init';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -12,8 +13,7 @@ import {
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
-} from '../../webhooks';
-import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '../init';
+} from '@/server/webhooks';
 
 /** Settings > Webhooks: endpoints and their deliveries, through the webhook domain functions. */
 export const webhooksRouter = createTRPCRouter({
@@ -21,7 +21,9 @@ export const webhooksRouter = createTRPCRouter({
     .input(ListQuery.partial().extend(dashboardPage(100)))
     .query(({ ctx, input }) => listEndpoints(ctx.db, ctx.tenantId, input)),
   get: adminProcedure.input(IdInput).query(({ ctx, input }) => getEndpoint(ctx.db, ctx.tenantId, input)),
-  create: adminProcedure.input(CreateWebhookBody).mutation(({ ctx, input }) => createEndpoint(ctx.db, ctx.tenantId, input)),
+  create: adminProcedure
+    .input(CreateWebhookBody)
+    .mutation(({ ctx, input }) => createEndpoint(ctx.db, ctx.tenantId, input)),
   update: adminProcedure
     .input(IdInput.extend(UpdateWebhookBody.shape))
     .mutation(({ ctx, input }) => updateEndpoint(ctx.db, ctx.tenantId, input)),
@@ -29,8 +31,12 @@ export const webhooksRouter = createTRPCRouter({
     await deleteEndpoint(ctx.db, ctx.tenantId, input);
     return { id: input.id, deleted: true as const };
   }),
-  rotateSecret: adminProcedure.input(IdInput).mutation(({ ctx, input }) => rotateSecret(ctx.db, ctx.tenantId, input)),
-  sendTest: adminProcedure.input(IdInput).mutation(({ ctx, input }) => sendTestEvent(ctx.db, ctx.tenantId, input)),
+  rotateSecret: adminProcedure
+    .input(IdInput)
+    .mutation(({ ctx, input }) => rotateSecret(ctx.db, ctx.tenantId, input)),
+  sendTest: adminProcedure
+    .input(IdInput)
+    .mutation(({ ctx, input }) => sendTestEvent(ctx.db, ctx.tenantId, input)),
   deliveries: adminProcedure
     .input(
       ListQuery.partial()
@@ -43,5 +49,7 @@ export const webhooksRouter = createTRPCRouter({
     )
     .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.tenantId, input)),
   delivery: adminProcedure.input(IdInput).query(({ ctx, input }) => getDelivery(ctx.db, ctx.tenantId, input)),
-  resend: adminProcedure.input(IdInput).mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.tenantId, input)),
+  resend: adminProcedure
+    .input(IdInput)
+    .mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.tenantId, input)),
 });

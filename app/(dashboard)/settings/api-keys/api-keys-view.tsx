@@ -1,9 +1,9 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ErrorNote, formatTime, QueryState, SecretOnce, useFlash } from '../../../_components/feedback';
-import { TableHead } from '../../../_components/table-head';
-import { useTRPC } from '../../../_components/trpc';
+import { ErrorNote, formatTime, QueryState, SecretOnce, useFlash } from '@/app/_components/feedback';
+import { TableHead } from '@/app/_components/table-head';
+import { useTRPC } from '@/app/_components/trpc';
 
 export function ApiKeysView() {
   const trpc = useTRPC();
@@ -53,7 +53,8 @@ export function ApiKeysView() {
         <div>
           <h1>API keys</h1>
           <p className="muted">
-            Keys authenticate server-to-server calls to the REST API. Only their prefix is stored in readable form.
+            Keys authenticate server-to-server calls to the REST API. Only their prefix is stored in readable
+            form.
           </p>
         </div>
       </div>
@@ -63,7 +64,14 @@ export function ApiKeysView() {
       <form className="panel row" onSubmit={submit} aria-label="Create an API key">
         <div style={{ flex: 1, minWidth: 240 }}>
           <label htmlFor="key-name">Name</label>
-          <input id="key-name" name="name" type="text" placeholder="e.g. Booking widget" required maxLength={100} />
+          <input
+            id="key-name"
+            name="name"
+            type="text"
+            placeholder="e.g. Booking widget"
+            required
+            maxLength={100}
+          />
         </div>
         <button type="submit" disabled={create.isPending} style={{ alignSelf: 'flex-end' }}>
           {create.isPending ? 'Creating…' : 'Create key'}
@@ -86,7 +94,9 @@ export function ApiKeysView() {
                     <code>{key.prefix}</code>
                   </td>
                   <td>{formatTime(key.created_at)}</td>
-                  <td>{key.last_used_at ? formatTime(key.last_used_at) : <span className="muted">never</span>}</td>
+                  <td>
+                    {key.last_used_at ? formatTime(key.last_used_at) : <span className="muted">never</span>}
+                  </td>
                   <td>
                     {key.revokes_at ? (
                       <span className="badge badge-pending">stops {formatTime(key.revokes_at)}</span>
@@ -104,7 +114,9 @@ export function ApiKeysView() {
                       className="small danger"
                       disabled={revoke.isPending}
                       onClick={() => {
-                        if (window.confirm(`Revoke “${key.name}” (${key.prefix})? Calls using it fail at once.`)) {
+                        if (
+                          window.confirm(`Revoke “${key.name}” (${key.prefix})? Calls using it fail at once.`)
+                        ) {
                           revoke.mutate({ id: key.id });
                         }
                       }}
@@ -129,7 +141,13 @@ const GRACE_CHOICES = [
 ];
 
 /** Rotation with an optional grace period for the old key (≤ 24 h, CONTRACT §2). */
-function RotateControl({ disabled, onRotate }: { disabled: boolean; onRotate: (graceSeconds: number) => void }) {
+function RotateControl({
+  disabled,
+  onRotate,
+}: {
+  disabled: boolean;
+  onRotate: (graceSeconds: number) => void;
+}) {
   const [grace, setGrace] = useState(0);
   return (
     <span className="field-inline" style={{ display: 'inline-flex' }}>

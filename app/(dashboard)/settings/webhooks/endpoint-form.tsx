@@ -1,6 +1,6 @@
 'use client';
 import { type FormEvent, useState } from 'react';
-import { EventsPicker } from '../../../_components/events-picker';
+import { EventsPicker } from '@/app/_components/events-picker';
 
 export interface EndpointFormValues {
   url: string;
@@ -44,12 +44,24 @@ export function EndpointForm({
   }
 
   return (
-    <form className="panel" onSubmit={submit} aria-label={mode === 'create' ? 'New webhook endpoint' : 'Edit webhook endpoint'}>
-      <h2 style={{ marginTop: 0 }}>{mode === 'create' ? 'New endpoint' : `Edit ${initial?.url ?? 'endpoint'}`}</h2>
+    <form
+      className="panel"
+      onSubmit={submit}
+      aria-label={mode === 'create' ? 'New webhook endpoint' : 'Edit webhook endpoint'}
+    >
+      <h2 style={{ marginTop: 0 }}>
+        {mode === 'create' ? 'New endpoint' : `Edit ${initial?.url ?? 'endpoint'}`}
+      </h2>
       {mode === 'create' && (
         <div className="field">
           <label htmlFor="endpoint-url">Endpoint URL</label>
-          <input id="endpoint-url" name="url" type="url" required placeholder="https://example.com/webhooks" />
+          <input
+            id="endpoint-url"
+            name="url"
+            type="url"
+            required
+            placeholder="https://example.com/webhooks"
+          />
         </div>
       )}
       <div className="field">

@@ -1,10 +1,10 @@
 'use client';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { StatusBadge } from '../../../_components/delivery-status';
-import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '../../../_components/feedback';
-import { TableHead } from '../../../_components/table-head';
-import { useTRPC } from '../../../_components/trpc';
+import { StatusBadge } from '@/app/_components/delivery-status';
+import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '@/app/_components/feedback';
+import { TableHead } from '@/app/_components/table-head';
+import { useTRPC } from '@/app/_components/trpc';
 
 /** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
 export function FailedDeliveries() {
@@ -12,7 +12,10 @@ export function FailedDeliveries() {
   const queryClient = useQueryClient();
   // Deliveries fail in the background (after their last retry), so the list keeps itself current.
   const failed = useInfiniteQuery({
-    ...trpc.webhooks.deliveries.infiniteQueryOptions({ status: 'failed' }, { getNextPageParam: (page) => page.next_cursor }),
+    ...trpc.webhooks.deliveries.infiniteQueryOptions(
+      { status: 'failed' },
+      { getNextPageParam: (page) => page.next_cursor },
+    ),
     refetchInterval: 3000,
   });
   const rows = failed.data?.pages.flatMap((page) => page.data) ?? [];
@@ -35,7 +38,10 @@ export function FailedDeliveries() {
       <QueryState query={failed} rows={rows} empty={<p className="empty">No failed deliveries.</p>}>
         {() => (
           <table>
-            <TableHead columns={['Delivery', 'Event', 'Endpoint', 'Attempts', 'Last attempt']} hidden="Actions" />
+            <TableHead
+              columns={['Delivery', 'Event', 'Endpoint', 'Attempts', 'Last attempt']}
+              hidden="Actions"
+            />
             <tbody>
               {rows.map((d) => (
                 <tr key={d.id} data-testid={`failed-${d.id}`}>

@@ -2,9 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { ErrorNote, QueryState, SecretOnce, useFlash } from '../../../_components/feedback';
-import { TableHead } from '../../../_components/table-head';
-import { useTRPC } from '../../../_components/trpc';
+import { ErrorNote, QueryState, SecretOnce, useFlash } from '@/app/_components/feedback';
+import { TableHead } from '@/app/_components/table-head';
+import { useTRPC } from '@/app/_components/trpc';
 import { EndpointForm } from './endpoint-form';
 import { FailedDeliveries } from './failed-deliveries';
 
@@ -17,7 +17,9 @@ export function WebhooksView() {
       <div className="page-head">
         <div>
           <h1>Webhooks</h1>
-          <p className="muted">Signed HTTP callbacks for events in this tenant (Standard Webhooks signatures).</p>
+          <p className="muted">
+            Signed HTTP callbacks for events in this tenant (Standard Webhooks signatures).
+          </p>
         </div>
       </div>
       <div className="tabs" role="tablist" aria-label="Webhook views">
@@ -79,7 +81,11 @@ function Endpoints() {
     trpc.webhooks.update.mutationOptions({
       onSuccess: (endpoint, input) => {
         setEditing(null);
-        setFlash(input.is_active === undefined ? 'Endpoint updated' : `Endpoint ${endpoint.is_active ? 'enabled' : 'disabled'}`);
+        setFlash(
+          input.is_active === undefined
+            ? 'Endpoint updated'
+            : `Endpoint ${endpoint.is_active ? 'enabled' : 'disabled'}`,
+        );
         void refresh();
       },
     }),
@@ -95,7 +101,10 @@ function Endpoints() {
   const rotate = useMutation(
     trpc.webhooks.rotateSecret.mutationOptions({
       onSuccess: (result) => {
-        setSecret({ label: 'New signing secret (the old one also signs for 24 hours)', value: result.webhook_secret });
+        setSecret({
+          label: 'New signing secret (the old one also signs for 24 hours)',
+          value: result.webhook_secret,
+        });
         setFlash('Secret rotated');
       },
     }),
@@ -142,7 +151,9 @@ function Endpoints() {
           mode="edit"
           initial={editingEndpoint}
           pending={update.isPending}
-          onSubmit={(values) => update.mutate({ id: editingEndpoint.id, events: values.events, description: values.description })}
+          onSubmit={(values) =>
+            update.mutate({ id: editingEndpoint.id, events: values.events, description: values.description })
+          }
           onCancel={() => setEditing(null)}
         />
       )}
@@ -204,7 +215,11 @@ function Endpoints() {
                       className="small secondary"
                       disabled={rotate.isPending}
                       onClick={() => {
-                        if (window.confirm('Rotate the signing secret? The old secret keeps signing for 24 hours.')) {
+                        if (
+                          window.confirm(
+                            'Rotate the signing secret? The old secret keeps signing for 24 hours.',
+                          )
+                        ) {
                           rotate.mutate({ id: e.id });
                         }
                       }}
@@ -216,7 +231,9 @@ function Endpoints() {
                       className="small danger"
                       disabled={remove.isPending}
                       onClick={() => {
-                        if (window.confirm(`Delete the endpoint ${e.url}? It stops receiving events at once.`)) {
+                        if (
+                          window.confirm(`Delete the endpoint ${e.url}? It stops receiving events at once.`)
+                        ) {
                           remove.mutate({ id: e.id });
                         }
                       }}

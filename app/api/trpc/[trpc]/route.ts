@@ -9,7 +9,12 @@ export const dynamic = 'force-dynamic';
 
 function handler(request: Request) {
   relayOutboxAfterResponse(request.method);
-  return fetchRequestHandler({ endpoint: '/api/trpc', req: request, router: appRouter, createContext: createTrpcContext });
+  return fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req: request,
+    router: appRouter,
+    createContext: createTrpcContext,
+  });
 }
 
 export { handler as GET, handler as POST };

@@ -1,9 +1,9 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { StatusBadge } from '../../../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, useFlash } from '../../../../_components/feedback';
-import { TableHead } from '../../../../_components/table-head';
-import { useTRPC } from '../../../../_components/trpc';
+import { StatusBadge } from '@/app/_components/delivery-status';
+import { ErrorNote, formatTime, Loading, useFlash } from '@/app/_components/feedback';
+import { TableHead } from '@/app/_components/table-head';
+import { useTRPC } from '@/app/_components/trpc';
 
 /** One delivery: every attempt, the payload as sent, and Resend. */
 export function DeliveryPanel({ id, onResent }: { id: string; onResent: (newId: string) => void }) {
@@ -25,7 +25,12 @@ export function DeliveryPanel({ id, onResent }: { id: string; onResent: (newId: 
   );
 
   return (
-    <section className="panel" style={{ marginTop: '1rem' }} aria-labelledby="delivery-title" data-testid="delivery-panel">
+    <section
+      className="panel"
+      style={{ marginTop: '1rem' }}
+      aria-labelledby="delivery-title"
+      data-testid="delivery-panel"
+    >
       {flash}
       {delivery.isPending ? (
         <Loading />
@@ -37,7 +42,11 @@ export function DeliveryPanel({ id, onResent }: { id: string; onResent: (newId: 
             <h2 id="delivery-title" style={{ margin: 0 }}>
               Delivery <code>{delivery.data.id}</code> <StatusBadge status={delivery.data.status} />
             </h2>
-            <button type="button" disabled={resend.isPending} onClick={() => resend.mutate({ id: delivery.data.id })}>
+            <button
+              type="button"
+              disabled={resend.isPending}
+              onClick={() => resend.mutate({ id: delivery.data.id })}
+            >
               {resend.isPending ? 'Resending…' : 'Resend'}
             </button>
           </div>
@@ -76,7 +85,9 @@ export function DeliveryPanel({ id, onResent }: { id: string; onResent: (newId: 
                           {a.error}
                         </div>
                       )}
-                      {a.response_excerpt && <pre style={{ margin: '0.25rem 0 0', maxHeight: '8rem' }}>{a.response_excerpt}</pre>}
+                      {a.response_excerpt && (
+                        <pre style={{ margin: '0.25rem 0 0', maxHeight: '8rem' }}>{a.response_excerpt}</pre>
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -2,11 +2,11 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { StatusBadge } from '../../../../_components/delivery-status';
-import { ErrorNote, formatTime, Loading, LoadMore, QueryState } from '../../../../_components/feedback';
-import { StatusSelect } from '../../../../_components/status-select';
-import { TableHead } from '../../../../_components/table-head';
-import { useTRPC } from '../../../../_components/trpc';
+import { StatusBadge } from '@/app/_components/delivery-status';
+import { ErrorNote, formatTime, Loading, LoadMore, QueryState } from '@/app/_components/feedback';
+import { StatusSelect } from '@/app/_components/status-select';
+import { TableHead } from '@/app/_components/table-head';
+import { useTRPC } from '@/app/_components/trpc';
 import { DeliveryPanel } from './delivery-panel';
 
 const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
