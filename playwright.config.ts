@@ -1,3 +1,6 @@
+// Browser tests against the production build (`npm run build && npm start`) on a free port, with a
+// fresh embedded database in a temporary DATA_DIR. The config is evaluated again in every worker,
+// so the chosen port and directory travel through the environment.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -5,11 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-/**
- * Browser tests against the production build (`npm run build && npm start`) on a free port, with
- * a fresh embedded database in a temporary DATA_DIR. The config is evaluated again in every
- * worker, so the chosen port and directory travel through the environment.
- */
 function freePort(): string {
   const script =
     "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";

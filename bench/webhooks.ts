@@ -105,10 +105,11 @@ async function measureAll(): Promise<void> {
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
   const { forTenant } = await import('@/server/db/tenant-scope');
   const { recordEvent } = await import('@/server/events/record');
-  const { createEndpoint } = await import('@/server/webhooks');
+  const { createEndpoint } = await import('@/server/domain/webhooks');
   const { signAttempt } = await import('@/server/delivery/sign');
   const { sendWebhook } = await import('@/server/delivery/send');
-  const { envelopeBody } = await import('@/server/delivery/attempt');
+  const { envelopeBody } = await import('@/server/delivery/envelope');
+  const { operationContext, SYSTEM_ACTOR } = await import('@/server/domain/context');
 
   const worker = await startDeliveryWorker();
   const newTenant = (name: string) =>
@@ -122,7 +123,8 @@ async function measureAll(): Promise<void> {
     const receivers = await startReceivers(receiverCount);
     const { tenantId } = await newTenant(name);
     const db = forTenant(tenantId);
-    for (const url of receivers.urls) await createEndpoint(db, tenantId, { url, events: ['booking.*'] });
+    for (const url of receivers.urls)
+      await createEndpoint(operationContext(tenantId, SYSTEM_ACTOR), { url, events: ['booking.*'] });
     const emit = (i: number) =>
       db.$transaction((tx) =>
         recordEvent(tx, {

@@ -1,8 +1,8 @@
+// What global-setup created (kept in the run's DATA_DIR).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-/** What global-setup created (kept in the run's DATA_DIR). */
 export interface Fixtures {
   tenantId: string;
   tenantName: string;

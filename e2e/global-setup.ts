@@ -1,9 +1,9 @@
+// Creates the tenants and users the tests sign in with, through the operator CLI (CONTRACT §8).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { serverEnv } from '@/playwright.config';
 import { FIXTURES_FILE, type Fixtures } from './fixtures';
 
-/** Creates the tenants and users the tests sign in with, through the operator CLI (CONTRACT §8). */
 function cli(args: string[]): Record<string, string> {
   const out = execFileSync('npm', ['run', '--silent', 'cli', '--', ...args, '--json'], {
     env: { ...process.env, ...serverEnv },

@@ -1,7 +1,7 @@
+// A webhook receiver on 127.0.0.1 whose answer the test can switch between success and failure.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A webhook receiver on 127.0.0.1 whose answer the test can switch between success and failure. */
 export interface Receiver {
   url: string;
   requests: { headers: IncomingHttpHeaders; body: string }[];

@@ -1,9 +1,7 @@
+// Structured JSON logs. Credentials and secrets never reach a log line: the redact list covers the
+// places they could appear if someone logs a request or a record by mistake.
 import pino from 'pino';
 
-/**
- * Structured JSON logs. Credentials and secrets never reach a log line: the redact list covers
- * the places they could appear if someone logs a request or a record by mistake.
- */
 const holder = globalThis as unknown as { __switchboardLog?: pino.Logger };
 
 export function logger(): pino.Logger {

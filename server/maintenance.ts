@@ -1,10 +1,8 @@
+// Periodic housekeeping of a long-running server process (started from instrumentation.ts):
+// finishes outbound messages a crash left `queued`. Idempotent, so several instances may run it.
 import { failInterruptedMessages } from './domain/conversations/fail-interrupted-messages';
 import { logger } from './log';
 
-/**
- * Periodic housekeeping of a long-running server process (started from instrumentation.ts):
- * finishes outbound messages a crash left `queued`. Idempotent, so several instances may run it.
- */
 const EVERY_MS = 60_000;
 
 export function startMaintenance(): { stop(): void } {

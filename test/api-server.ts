@@ -1,12 +1,10 @@
+// The real API code behind a real HTTP socket on loopback, without Next's build step: the same
+// function the Next catch-all route exports (app/api/v1/[[...path]]/route.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleApi } from '@/server/api/routes';
 import { checkHealth } from '@/server/health';
 
-/**
- * The real API code behind a real HTTP socket on loopback, without Next's build step: the same
- * function the Next catch-all route exports (app/api/v1/[[...path]]/route.ts).
- */
 export interface TestServer {
   url: string;
   close(): Promise<void>;

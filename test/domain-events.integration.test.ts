@@ -1,3 +1,6 @@
+// End to end: every event type of the catalog (but webhook.test) produced by real API or inbound
+// WhatsApp calls reaches a subscribed receiver, verifiable with the standardwebhooks library, with
+// data.object exactly as the REST API returns the resource.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
@@ -10,11 +13,6 @@ import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload }
 import { client } from './helpers';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
-/**
- * End to end: every event type of the catalog (but webhook.test) produced by real API or inbound
- * WhatsApp calls reaches a subscribed receiver, verifiable with the standardwebhooks library,
- * with data.object exactly as the REST API returns the resource.
- */
 const APP_SECRET = 'e2e-whatsapp-app-secret';
 
 let server: TestServer;

@@ -1,10 +1,8 @@
+// A stand-in for Meta's Graph API on loopback: records every request and answers `POST
+// /{phone_number_id}/messages` with a wamid, or with the error set for that number.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A stand-in for Meta's Graph API on loopback: records every request and answers
- * `POST /{phone_number_id}/messages` with a wamid, or with the error set for that number.
- */
 export interface GraphRequest {
   method: string;
   path: string;

@@ -1,3 +1,5 @@
+// One throw-away embedded PostgreSQL for the whole run, with the migrations applied once to a
+// template database; each test file clones its own database from it (test/file-setup.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,10 +8,6 @@ import type { TestProject } from 'vitest/node';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
 
-/**
- * One throw-away embedded PostgreSQL for the whole run, with the migrations applied once to a
- * template database; each test file clones its own database from it (test/file-setup.ts).
- */
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;

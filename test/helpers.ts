@@ -1,7 +1,8 @@
+// Test fixtures: real tenants, users and keys created through the domain code.
 import { randomBytes } from 'node:crypto';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
+import { assertResponseMatchesContract } from './contract';
 
-/** Test fixtures: real tenants, users and keys created through the domain code. */
 export interface TestTenant {
   tenantId: string;
   apiKey: string;
@@ -30,7 +31,7 @@ export async function createTestUser(tenantId: string, role: 'admin' | 'agent') 
   return { userId, email, password };
 }
 
-/** fetch against the test server with the usual headers. */
+/** fetch against the test server with the usual headers; every answer is checked against its schema. */
 export function client(baseUrl: string, defaults: { tenantId?: string; token?: string } = {}) {
   return async (
     method: string,
@@ -62,6 +63,7 @@ export function client(baseUrl: string, defaults: { tenantId?: string; token?: s
     } catch {
       json = undefined;
     }
+    assertResponseMatchesContract(method, path, response.status, response.headers.get('content-type'), json);
     // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
     return { status: response.status, headers: response.headers, body: json as any, text };
   };

@@ -1,10 +1,8 @@
+// A webhook receiver on loopback, as a customer would run one: records each request (raw body and
+// headers) and answers with whatever `respond` says for that request number.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A webhook receiver on loopback, as a customer would run one: records each request (raw body and
- * headers) and answers with whatever `respond` says for that request number.
- */
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   body: string;

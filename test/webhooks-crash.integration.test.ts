@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { createEndpoint } from '@/server/domain/webhooks';
 import { recordEvent } from '@/server/events/record';
-import { createEndpoint } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from './helpers';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';
 
@@ -61,7 +62,7 @@ describe('crash recovery of the worker engine', () => {
     timeout: 120_000,
   }, async () => {
     const db = forTenant(tenant.tenantId);
-    const endpoint = await createEndpoint(db, tenant.tenantId, {
+    const endpoint = await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
       url: hook.url,
       events: ['booking.confirmed'],
     });

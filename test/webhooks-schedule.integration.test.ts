@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { maxAttempts, runAttempt } from '@/server/delivery/attempt';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { createEndpoint } from '@/server/domain/webhooks';
 import { recordEvent } from '@/server/events/record';
-import { createEndpoint } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from './helpers';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
@@ -28,7 +29,7 @@ describe('default retry schedule', () => {
 
   it('schedules each retry after the next wait, then fails after the sixth attempt', async () => {
     const db = forTenant(tenant.tenantId);
-    const endpoint = await createEndpoint(db, tenant.tenantId, {
+    const endpoint = await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
       url: hook.url,
       events: ['booking.created'],
     });
@@ -75,7 +76,7 @@ describe('default retry schedule', () => {
 
   it('records a concurrently duplicated attempt once and schedules its retry once', async () => {
     const db = forTenant(tenant.tenantId);
-    const endpoint = await createEndpoint(db, tenant.tenantId, {
+    const endpoint = await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
       url: hook.url,
       events: ['payment.created'],
     });

@@ -1,3 +1,5 @@
+// Starts the production server (`npm start`, building first if needed) on a fresh embedded
+// database.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -5,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@/server/db/embedded';
 
-/** Starts the production server (`npm start`, building first if needed) on a fresh embedded database. */
 export interface BenchServer {
   url: string;
   dataDir: string;

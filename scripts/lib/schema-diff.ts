@@ -1,3 +1,6 @@
+// Prisma's schema engine compiled to WebAssembly, driven offline: it replays `prisma/migrations` on
+// an in-memory PGlite shadow database and diffs the result against `prisma/schema.prisma`. The SQL
+// it returns is what `prisma migrate dev` would write.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -7,11 +10,6 @@ import * as engineBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { readMigrations } from '@/server/db/migrate';
 
-/**
- * Prisma's schema engine compiled to WebAssembly, driven offline: it replays
- * `prisma/migrations` on an in-memory PGlite shadow database and diffs the result against
- * `prisma/schema.prisma`. The SQL it returns is what `prisma migrate dev` would write.
- */
 const require = createRequire(import.meta.url);
 let loaded: Promise<typeof engineBindings> | undefined;
 

@@ -1,12 +1,11 @@
+// The OpenAPI 3.1 document, generated from the route table and its zod schemas, so it cannot drift
+// from what the API validates and answers.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { AnyRoute } from '@/server/http/route';
+import type { AnyRoute, Responses } from '@/server/http/route';
+import './components';
 import { Problem } from './schemas/common';
 
-/**
- * The OpenAPI 3.1 document, generated from the route table and its zod schemas, so it cannot
- * drift from what the API validates and answers.
- */
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required',
   401: 'unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token")',
@@ -57,7 +56,7 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
 
     const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     const responses: Record<string, object> = {};
-    for (const [status, spec] of Object.entries(route.responses)) {
+    for (const [status, spec] of Object.entries(route.responses as Responses)) {
       responses[status] = spec.schema
         ? { description: spec.description, content: { 'application/json': { schema: spec.schema } } }
         : { description: spec.description };

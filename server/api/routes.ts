@@ -1,3 +1,4 @@
+// Every /api/v1 operation. Add a module's routes here and they are served and documented.
 import { compileRoutes, handleApiRequest } from '@/server/http/dispatch';
 import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
@@ -13,8 +14,7 @@ import { paymentRoutes } from './v1/payments';
 import { webhookRoutes } from './v1/webhooks';
 import { whatsappRoutes } from './v1/whatsapp';
 
-/** Every /api/v1 operation. Add a module's routes here and they are served and documented. */
-let openApiDocument: unknown;
+let openApiDocument: Record<string, unknown> | undefined;
 export const routes: AnyRoute[] = [
   ...authRoutes,
   ...apiKeyRoutes,
@@ -27,7 +27,7 @@ export const routes: AnyRoute[] = [
   ...deliveryRoutes,
   ...eventRoutes,
   ...metaRoutes(() => {
-    openApiDocument ??= buildOpenApiDocument(routes);
+    openApiDocument ??= buildOpenApiDocument(routes) as unknown as Record<string, unknown>;
     return openApiDocument;
   }),
 ];

@@ -1,6 +1,7 @@
+// API keys look like `sk_live_<prefix>_<secret>`; the prefix is public (lists, logs), the secret is
+// not.
 import { randomBase62 } from '@/server/security/random';
 
-/** API keys look like `sk_live_<prefix>_<secret>`; the prefix is public (lists, logs), the secret is not. */
 const KEY_PATTERN = /^sk_live_([0-9A-Za-z]{12})_([0-9A-Za-z]{40})$/;
 
 export function generateApiKey(): { key: string; prefix: string } {

@@ -1,9 +1,9 @@
+// Access tokens: HS256 JWTs, 30 minutes, algorithm, issuer and audience pinned on verify.
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { settings } from '@/server/config/settings';
 import type { Role } from '@/server/db/generated/enums';
 
-/** Access tokens: HS256 JWTs, 30 minutes, algorithm, issuer and audience pinned on verify. */
 export const ACCESS_TOKEN_TTL_SECONDS = 30 * 60;
 export const JWT_ISSUER = 'switchboard';
 export const JWT_AUDIENCE = 'switchboard-api';

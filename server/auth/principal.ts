@@ -1,6 +1,6 @@
 import { db } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 import { constantTimeEqual, sha256Hex } from '@/server/security/hashing';
 import { looksLikeApiKey, parseApiKey } from './api-key-format';
 import { verifyAccessToken } from './jwt';

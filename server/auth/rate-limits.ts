@@ -1,11 +1,9 @@
+// Failed sign-ins are counted per email and per client address in PostgreSQL, so every instance of
+// the service shares the counters. Only failures count; a success clears the email's count.
 import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
 import { pgPool } from '@/server/db/pool';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 
-/**
- * Failed sign-ins are counted per email and per client address in PostgreSQL, so every instance
- * of the service shares the counters. Only failures count; a success clears the email's count.
- */
 const WINDOW_SECONDS = 15 * 60;
 export const LOGIN_FAILURES_PER_EMAIL = 10;
 export const LOGIN_FAILURES_PER_IP = 50;

@@ -1,18 +1,16 @@
+// Sign-in sessions: a 30-minute access JWT plus a rotating refresh token. Refresh tokens form a
+// family that starts at login and ends 30 days later; each refresh spends the presented token and
+// mints its successor, and presenting a spent token again revokes the whole family (someone holds a
+// copy). Tokens are stored as SHA-256 hashes only.
 import { db } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { burnPasswordCheck, sha256Hex, verifyPassword } from '@/server/security/hashing';
 import { randomBase62 } from '@/server/security/random';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from './jwt';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './rate-limits';
 
-/**
- * Sign-in sessions: a 30-minute access JWT plus a rotating refresh token. Refresh tokens form a
- * family that starts at login and ends 30 days later; each refresh spends the presented token
- * and mints its successor, and presenting a spent token again revokes the whole family
- * (someone holds a copy). Tokens are stored as SHA-256 hashes only.
- */
 export const REFRESH_FAMILY_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface SessionResponse {
@@ -57,10 +55,7 @@ export async function login(input: {
     if (!match) throw Errors.tenantMismatch();
     membership = match;
   } else if (user.memberships.length > 1) {
-    throw Errors.badRequest(
-      'tenant_required',
-      'You belong to several tenants: send X-Tenant-ID to choose one',
-    );
+    throw Errors.tenantRequired('You belong to several tenants: send X-Tenant-ID to choose one');
   }
   if (!membership) throw Errors.forbidden('This user belongs to no tenant');
 

@@ -1,7 +1,7 @@
+// Every setting the service reads, validated once. See README "Settings".
 import { z } from 'zod';
 import { parseDuration } from '@/server/lib/duration';
 
-/** Every setting the service reads, validated once. See README "Settings". */
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()

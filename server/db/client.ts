@@ -1,11 +1,9 @@
+// The one database client of the process (on globalThis, so Next's dev reloads reuse it). Tenant
+// data is not read through this directly: use `forTenant()` from ./tenant-scope.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client';
 import { guardUndefinedWhere } from './guards';
 
-/**
- * The one database client of the process (on globalThis, so Next's dev reloads reuse it).
- * Tenant data is not read through this directly: use `forTenant()` from ./tenant-scope.
- */
 function createClient(url: string) {
   const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   return new PrismaClient({ adapter }).$extends(guardUndefinedWhere);

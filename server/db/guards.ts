@@ -1,10 +1,8 @@
+// cal.com's guard: `where: { tenantId: undefined }` would silently match every row of every tenant.
+// Bulk reads and writes with an undefined top-level filter value, or bulk writes with no filter at
+// all, throw instead.
 import { Prisma } from './generated/client';
 
-/**
- * cal.com's guard: `where: { tenantId: undefined }` would silently match every row of every
- * tenant. Bulk reads and writes with an undefined top-level filter value, or bulk writes with
- * no filter at all, throw instead.
- */
 const BULK = new Set([
   'findMany',
   'findFirst',

@@ -1,17 +1,14 @@
+// Applies `prisma/migrations` the way `prisma migrate deploy` does, without Prisma's native engine
+// (which cannot be downloaded here): same folder format, same `_prisma_migrations` bookkeeping and
+// checksums, so either tool can take over a database from the other. Differences, both stricter:
+// each migration runs in one transaction (PostgreSQL DDL is transactional, so a failed migration
+// leaves nothing half-applied), and a session-level advisory lock serialises concurrent starters
+// (server, CLI, a second instance).
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
-/**
- * Applies `prisma/migrations` the way `prisma migrate deploy` does, without Prisma's native
- * engine (which cannot be downloaded here): same folder format, same `_prisma_migrations`
- * bookkeeping and checksums, so either tool can take over a database from the other.
- *
- * Differences, both stricter: each migration runs in one transaction (PostgreSQL DDL is
- * transactional, so a failed migration leaves nothing half-applied), and a session-level
- * advisory lock serialises concurrent starters (server, CLI, a second instance).
- */
 export interface MigrationResult {
   applied: string[];
 }

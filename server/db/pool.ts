@@ -1,7 +1,7 @@
+// A small raw pg pool for the parts that speak SQL themselves (rate limiter, job queue).
 import pg from 'pg';
 import { databaseUrl } from './client';
 
-/** A small raw pg pool for the parts that speak SQL themselves (rate limiter, job queue). */
 const holder = globalThis as unknown as { __switchboardPool?: { url: string; pool: pg.Pool } };
 
 export function pgPool(): pg.Pool {

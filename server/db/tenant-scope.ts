@@ -1,13 +1,11 @@
+// The one path to tenant data. `forTenant(id)` returns the database client with every query on a
+// tenant-owned model narrowed to that tenant: filters get `tenantId`, creates get `tenantId` (and a
+// create naming another tenant throws). A query can therefore not forget the tenant, and a row of
+// another tenant is simply not found.
 import { isUuid } from '@/server/lib/ids';
 import { type Db, db } from './client';
 import { Prisma } from './generated/client';
 
-/**
- * The one path to tenant data. `forTenant(id)` returns the database client with every query on a
- * tenant-owned model narrowed to that tenant: filters get `tenantId`, creates get `tenantId`
- * (and a create naming another tenant throws). A query can therefore not forget the tenant, and
- * a row of another tenant is simply not found.
- */
 const TENANT_MODELS = new Set<string>([
   'Membership',
   'ApiKey',

@@ -1,18 +1,17 @@
+// One delivery attempt, written once and run by both engines: load the delivery, refuse if the
+// endpoint is inactive now, sign afresh, POST, and record the attempt and the delivery's new state
+// (with `next_attempt_at`, the worker engine's schedule for the retry) in one statement. Duplicate
+// runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
-import { signingSecrets } from '@/server/webhooks/secrets';
+import { signingSecrets } from '@/server/security/webhook-secrets';
 import { LOAD_DELIVERY_SQL } from './delivery-sql';
+import { envelopeBody } from './envelope';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
 
-/**
- * One delivery attempt, written once and run by both engines: load the delivery, refuse if the
- * endpoint is inactive now, sign afresh, POST, and record the attempt and the delivery's new
- * state (with `next_attempt_at`, the worker engine's schedule for the retry) in one statement.
- * Duplicate runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
- */
 export interface AttemptJob {
   tenantId: string;
   deliveryId: string;
@@ -81,13 +80,6 @@ export function maxAttempts(): number {
 /** The wait after failed attempt `attempt` (1-based). */
 export function waitAfter(attempt: number): number | undefined {
   return settings().WEBHOOK_RETRY_WAITS[attempt - 1];
-}
-
-/** The envelope as sent: top-level keys in contract order (the stored jsonb does not keep order). */
-export function envelopeBody(payload: unknown): string {
-  const p = payload as Record<string, unknown>;
-  const { id, type, created_at, tenant_id, api_version, data, ...rest } = p;
-  return JSON.stringify({ id, type, created_at, tenant_id, api_version, data, ...rest });
 }
 
 /** One statement each through Prisma: the store of the Inngest engine and of direct calls. */

@@ -1,12 +1,10 @@
+// The delivery engines behind one small interface (the shape of Documenso's jobs provider): the
+// outbox code hands deliveries over inside its transaction; the engine runs the one delivery
+// workflow (server/delivery/workflow.ts) with its own scheduling. Receivers cannot tell which
+// engine ran it.
 import { settings } from '@/server/config/settings';
 import type { Prisma } from '@/server/db/generated/client';
 
-/**
- * The delivery engines behind one small interface (the shape of Documenso's jobs provider): the
- * outbox code hands deliveries over inside its transaction; the engine runs the one delivery
- * workflow (server/delivery/workflow.ts) with its own scheduling. Receivers cannot tell which
- * engine ran it.
- */
 export interface DeliveryJob {
   tenantId: string;
   deliveryId: string;

@@ -1,17 +1,15 @@
+// One HTTP POST of a webhook. Redirects are never followed (a 3xx is a failed attempt), the whole
+// exchange is aborted after `timeoutMs`, and unless private targets are allowed the address
+// actually connected to is checked after DNS resolution (no rebinding window). Never throws: every
+// failure comes back as an outcome.
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { hostOf, isPublicAddress, parseTargetUrl, UrlNotAllowedError } from '@/server/webhooks/url-guard';
+import { hostOf, isPublicAddress, parseTargetUrl, UrlNotAllowedError } from '@/server/security/url-guard';
 
-/**
- * One HTTP POST of a webhook. Redirects are never followed (a 3xx is a failed attempt), the
- * whole exchange is aborted after `timeoutMs`, and unless private targets are allowed the
- * address actually connected to is checked after DNS resolution (no rebinding window).
- * Never throws: every failure comes back as an outcome.
- */
 export const EXCERPT_BYTES = 2048;
 
 export interface SendOutcome {

@@ -1,10 +1,8 @@
+// The headers of one attempt (CONTRACT §7). Signed afresh per attempt with the Standard Webhooks
+// library, so any of its verifiers accepts them; during a secret rotation the header carries one
+// `v1,` signature per secret, space-separated.
 import { Webhook } from 'standardwebhooks';
 
-/**
- * The headers of one attempt (CONTRACT §7). Signed afresh per attempt with the Standard
- * Webhooks library, so any of its verifiers accepts them; during a secret rotation the header
- * carries one `v1,` signature per secret, space-separated.
- */
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
 export interface SignedRequest {

@@ -1,11 +1,9 @@
+// Starts the configured delivery engine inside the Next.js server process (from instrumentation.ts)
+// and stops it on SIGTERM/SIGINT before exiting: the launcher sets NEXT_MANUAL_SIG_HANDLE=true, so
+// shutting down is the app's job.
 import { settings } from '@/server/config/settings';
 import { logger } from '@/server/log';
 
-/**
- * Starts the configured delivery engine inside the Next.js server process (from
- * instrumentation.ts) and stops it on SIGTERM/SIGINT before exiting: the launcher sets
- * NEXT_MANUAL_SIG_HANDLE=true, so shutting down is the app's job.
- */
 const holder = globalThis as unknown as { __switchboardDelivery?: Promise<{ stop(): Promise<void> }> };
 
 export function startDeliveryEngine(): Promise<{ stop(): Promise<void> }> {

@@ -1,15 +1,13 @@
+// Operator actions (CLI and demo seed): tenants and users across tenants. A person has one user
+// record and may belong to several tenants: naming an existing email adds a membership, but only
+// with that user's current password, so nobody can take over an account by knowing its email.
 import { db, type Tx } from '@/server/db/client';
 import { Prisma } from '@/server/db/generated/client';
 import type { Role } from '@/server/db/generated/enums';
 import { newId } from '@/server/lib/ids';
 import { hashPassword, verifyPassword } from '@/server/security/hashing';
-import { issueApiKey } from './api-keys';
+import { issueApiKey } from './api-keys/issue-api-key';
 
-/**
- * Operator actions (CLI and demo seed): tenants and users across tenants. A person has one user
- * record and may belong to several tenants: naming an existing email adds a membership, but only
- * with that user's current password, so nobody can take over an account by knowing its email.
- */
 export class DomainConflictError extends Error {}
 
 async function findOrCreateUser(tx: Tx, input: { email: string; password: string; name?: string }) {

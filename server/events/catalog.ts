@@ -1,4 +1,4 @@
-/** The event catalog (CONTRACT §5), served at GET /event-types. */
+// The event catalog (CONTRACT §5), served at GET /event-types.
 export const EVENT_TYPES = [
   {
     type: 'conversation.created',

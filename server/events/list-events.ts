@@ -1,14 +1,11 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { Errors } from '@/server/http/errors';
-import { paginate } from '@/server/http/pagination';
-import { envelopeOf } from '@/server/webhooks/serialize';
+import { paginate } from '@/server/db/pagination';
+import { envelopeOf } from '@/server/delivery/envelope';
+import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
 
 /** The tenant's events (the outbox), newest first, as the envelopes receivers get. */
-export function listEvents(
-  db: TenantDb,
-  _tenantId: string,
-  input: { limit: number; cursor?: string; type?: string },
-) {
+export function listEvents(ctx: OperationContext, input: { limit: number; cursor?: string; type?: string }) {
+  const { db } = ctx;
   return paginate(
     input,
     ({ after, take }) =>
@@ -21,7 +18,8 @@ export function listEvents(
   );
 }
 
-export async function getEvent(db: TenantDb, _tenantId: string, input: { id: string }) {
+export async function getEvent(ctx: OperationContext, input: { id: string }) {
+  const { db } = ctx;
   const row = await db.event.findUnique({ where: { id: input.id } });
   if (!row) throw Errors.notFound('Event');
   return envelopeOf(row);

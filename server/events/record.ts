@@ -1,24 +1,14 @@
+// The transactional outbox. Call inside the same transaction as the change the event describes: the
+// event row, one delivery row per matching active endpoint and the hand-over to the delivery engine
+// commit with the change or not at all. With the worker engine the delivery rows are the worker's
+// queue, so nothing can be stranded; with Inngest the relay sends after commit and a sweep re-sends
+// events whose `dispatched_at` is still empty (server/delivery/inngest/relay.ts).
 import { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '@/server/delivery/engine';
+import type { EventEnvelope } from '@/server/delivery/envelope';
 import { newId } from '@/server/lib/ids';
 import { type EventType, subscriptionMatches } from './catalog';
-
-/**
- * The transactional outbox. Call inside the same transaction as the change the event describes:
- * the event row, one delivery row per matching active endpoint and the hand-over to the delivery
- * engine commit with the change or not at all. With the worker engine the delivery rows are the
- * worker's queue, so nothing can be stranded; with Inngest the relay sends after commit and a
- * sweep re-sends events whose `dispatched_at` is still empty (server/delivery/inngest/relay.ts).
- */
-export interface EventEnvelope<T = unknown> {
-  id: string;
-  type: string;
-  created_at: string;
-  tenant_id: string;
-  api_version: 'v1';
-  data: { object: T; previous?: Record<string, unknown> };
-}
 
 export interface RecordEventInput<T> {
   tenantId: string;

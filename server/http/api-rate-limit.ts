@@ -1,13 +1,12 @@
+// Requests per second per credential (API key, or user within a tenant), like Stripe's default of
+// 100/s. Counted in each process's memory: cheap on the hot path, and N instances allow up to N
+// times the rate, which is acceptable for abuse protection. API_RATE_LIMIT_PER_SECOND=0 disables
+// it.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from '@/server/auth/principal';
 import { settings } from '@/server/config/settings';
-import { Errors } from './errors';
+import { Errors } from '@/server/lib/errors';
 
-/**
- * Requests per second per credential (API key, or user within a tenant), like Stripe's default of
- * 100/s. Counted in each process's memory: cheap on the hot path, and N instances allow up to N
- * times the rate, which is acceptable for abuse protection. API_RATE_LIMIT_PER_SECOND=0 disables it.
- */
 const holder = globalThis as unknown as {
   __switchboardApiLimiter?: { points: number; limiter: RateLimiterMemory };
 };

@@ -1,11 +1,11 @@
-import { Errors } from './errors';
+import { HttpErrors } from './errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Reads the request body as text, refusing more than MAX_BODY_BYTES without buffering it all. */
 export async function readBodyText(request: Request): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw Errors.payloadTooLarge(MAX_BODY_BYTES);
+  if (declared > MAX_BODY_BYTES) throw HttpErrors.payloadTooLarge(MAX_BODY_BYTES);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -16,7 +16,7 @@ export async function readBodyText(request: Request): Promise<string> {
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel().catch(() => {});
-      throw Errors.payloadTooLarge(MAX_BODY_BYTES);
+      throw HttpErrors.payloadTooLarge(MAX_BODY_BYTES);
     }
     chunks.push(value);
   }
@@ -32,10 +32,10 @@ export function isJsonContentType(value: string | null): boolean {
 /** JSON body of a POST/PATCH/PUT: 415 for another media type, 400 for malformed JSON. */
 export function parseJsonBody(text: string, contentType: string | null): unknown {
   if (text.length === 0) return undefined;
-  if (!isJsonContentType(contentType)) throw Errors.unsupportedMediaType();
+  if (!isJsonContentType(contentType)) throw HttpErrors.unsupportedMediaType();
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw Errors.invalidJson(`The request body is not valid JSON: ${(error as Error).message}`);
+    throw HttpErrors.invalidJson(`The request body is not valid JSON: ${(error as Error).message}`);
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { compileRoutes, handleApiRequest } from './dispatch';
 import { json, publicRoute } from './route';
 
@@ -21,7 +22,7 @@ const table = compileRoutes([
     operationId: 'item',
     tag: 'Test',
     summary: 'echo',
-    responses: { 200: { description: 'the id' } },
+    responses: { 200: { description: 'the id', schema: z.object({ id: z.string() }) } },
     handler: async ({ params }) => json(200, { id: params.id }),
   }),
 ]);

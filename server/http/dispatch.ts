@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { authenticate, requireRole } from '@/server/auth/principal';
-import { forTenant } from '@/server/db/tenant-scope';
+import { authenticate, type Principal, requireRole } from '@/server/auth/principal';
+import { type Actor, operationContext } from '@/server/domain/context';
+import { AppError, Errors } from '@/server/lib/errors';
 import { isUuid } from '@/server/lib/ids';
+import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { assertWithinApiRateLimit } from './api-rate-limit';
 import { parseJsonBody, readBodyText } from './body';
-import { ApiError, Errors } from './errors';
+import { HttpErrors } from './errors';
 import { withIdempotency } from './idempotency';
 import { internalErrorResponse, problemResponse } from './problem';
 import type { AnyRoute, ApiResult, BaseContext } from './route';
-import { validate } from './validation';
 
 export const API_PREFIX = '/api/v1';
 
@@ -48,7 +49,7 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
     });
     response = toResponse(result, requestId);
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (error instanceof AppError) {
       response = problemResponse(error, requestId);
     } else {
       logger().error(
@@ -97,9 +98,9 @@ async function dispatch(
   const matches = table
     .map((entry) => ({ entry, match: entry.pattern.exec(path) }))
     .filter((m): m is { entry: CompiledRoute; match: RegExpExecArray } => m.match !== null);
-  if (matches.length === 0) throw Errors.routeNotFound();
+  if (matches.length === 0) throw HttpErrors.routeNotFound();
   const hit = matches.find((m) => m.entry.route.method === method);
-  if (!hit) throw Errors.methodNotAllowed([...new Set(matches.map((m) => m.entry.route.method))]);
+  if (!hit) throw HttpErrors.methodNotAllowed([...new Set(matches.map((m) => m.entry.route.method))]);
 
   const { route } = hit.entry;
   const params: Record<string, string> = {};
@@ -109,8 +110,8 @@ async function dispatch(
 
   // Tenancy is checked before the credential (CONTRACT §2).
   const tenantHeader = request.headers.get('x-tenant-id');
-  if (tenantHeader !== null && !isUuid(tenantHeader.trim())) throw Errors.tenantHeaderInvalid();
-  if (route.auth === 'tenant' && tenantHeader === null) throw Errors.tenantHeaderMissing();
+  if (tenantHeader !== null && !isUuid(tenantHeader.trim())) throw HttpErrors.tenantHeaderInvalid();
+  if (route.auth === 'tenant' && tenantHeader === null) throw HttpErrors.tenantHeaderMissing();
   const base: BaseContext = {
     request,
     requestId,
@@ -132,12 +133,12 @@ async function dispatch(
   requireRole(principal, route.role);
 
   const { rawBody, body, query } = await readInput(route, request, url, false);
-  const db = forTenant(tenantId);
-  const run = () => route.handler({ ...base, tenantId, principal, db, body, query, params });
+  const ctx = operationContext(tenantId, actorOf(principal));
+  const run = () => route.handler({ ...base, ctx, principal, body, query, params });
 
   const idempotencyKey = request.headers.get('idempotency-key');
   if (method === 'POST' && idempotencyKey !== null) {
-    return withIdempotency({ db, tenantId, key: idempotencyKey, method, path, rawBody }, run);
+    return withIdempotency({ db: ctx.db, tenantId, key: idempotencyKey, method, path, rawBody }, run);
   }
   return run();
 }
@@ -153,6 +154,12 @@ async function readInput(route: AnyRoute, request: Request, url: URL, keepRaw: b
   }
   const query = route.query ? validate(route.query, Object.fromEntries(url.searchParams)) : undefined;
   return { rawBody, body, query };
+}
+
+function actorOf(principal: Principal): Actor {
+  return principal.kind === 'api_key'
+    ? { type: 'api_key', id: principal.keyId }
+    : { type: 'user', id: principal.userId };
 }
 
 function clientIp(request: Request): string {

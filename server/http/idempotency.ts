@@ -1,17 +1,16 @@
+// `Idempotency-Key` on POST (CONTRACT §1), as Stripe does it: the first request with a key claims
+// it; its outcome is stored for 24 h and replayed to later requests with the same key and body;
+// another body gets 409. A request that arrives while the first still runs waits for its outcome. A
+// 4xx the operation answered (e.g. 409 invalid_transition) is its outcome and is replayed too, as
+// Stripe does; an unexpected failure (500, its transaction rolled back) releases the key so the
+// client can retry.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TenantDb } from '@/server/db/tenant-scope';
+import { AppError, type ErrorCode, Errors, type FieldError, isErrorCode } from '@/server/lib/errors';
 import { sha256Hex } from '@/server/security/hashing';
-import { ApiError, Errors, type FieldError } from './errors';
+import { problemStatus } from './problem';
 import type { ApiResult } from './route';
 
-/**
- * `Idempotency-Key` on POST (CONTRACT §1), as Stripe does it: the first request with a key claims
- * it; its outcome is stored for 24 h and replayed to later requests with
- * the same key and body; another body gets 409. A request that arrives while the first still
- * runs waits for its outcome. A 4xx the operation answered (e.g. 409 invalid_transition) is its
- * outcome and is replayed too, as Stripe does; an unexpected failure (500, its transaction rolled
- * back) releases the key so the client can retry.
- */
 const TTL_MS = 24 * 60 * 60 * 1000;
 const WAIT_FOR_FIRST_MS = 10_000;
 const MAX_KEY_LENGTH = 255;
@@ -63,7 +62,7 @@ export async function withIdempotency(input: Input, run: () => Promise<ApiResult
       );
     }
     if (existing.responseStatus !== null && existing.responseStatus >= 400) {
-      throw replayedError(existing.responseStatus, existing.responseBody);
+      throw replayedError(existing.responseBody);
     }
     if (existing.responseStatus !== null) {
       return {
@@ -92,11 +91,11 @@ async function runAndStore(
   try {
     result = await run();
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
-      const stored: StoredProblem = { code: error.code, detail: error.message, errors: error.extra.errors };
+    if (error instanceof AppError && problemStatus(error) < 500) {
+      const stored: StoredProblem = { code: error.code, detail: error.message, errors: error.details.errors };
       await input.db.idempotencyKey.update({
         where,
-        data: { requestHash, responseStatus: error.status, responseBody: JSON.stringify(stored) },
+        data: { requestHash, responseStatus: problemStatus(error), responseBody: JSON.stringify(stored) },
       });
       throw error;
     }
@@ -117,15 +116,17 @@ async function runAndStore(
 
 /** A stored 4xx outcome: replayed as the same problem, with this request's id. */
 interface StoredProblem {
-  code: string;
+  code: ErrorCode;
   detail: string;
   errors?: FieldError[];
 }
 
-function replayedError(status: number, body: string | null): ApiError {
+function replayedError(body: string | null): AppError {
   const stored = JSON.parse(body ?? '{}') as StoredProblem;
-  return new ApiError(status, stored.code, stored.detail, {
+  // The code decides the status again; a code this version no longer knows replays as a conflict.
+  const code = isErrorCode(stored.code) ? stored.code : 'idempotency_key_reused';
+  return new AppError(code, stored.detail, {
     ...(stored.errors ? { errors: stored.errors } : {}),
-    headers: { 'Idempotent-Replayed': 'true' },
+    replayed: true,
   });
 }

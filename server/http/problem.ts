@@ -1,26 +1,36 @@
-import { type ApiError, TITLES } from './errors';
+// RFC 9457 problem details: the one place an `AppError` becomes a REST answer.
+import type { AppError } from '@/server/lib/errors';
+import { BEARER_CHALLENGE_CODES, HTTP_STATUS, TITLES } from './status';
 
 export const PROBLEM_DOCS = '/docs/errors';
 
-/** RFC 9457 problem details for an ApiError. */
-export function problemResponse(error: ApiError, requestId: string): Response {
+export function problemStatus(error: AppError): number {
+  return HTTP_STATUS[error.code] ?? 500;
+}
+
+export function problemResponse(error: AppError, requestId: string): Response {
+  const status = problemStatus(error);
+  const { errors, retryAfterSeconds, allow, replayed } = error.details;
   const body = {
     type: `${PROBLEM_DOCS}#${error.code}`,
-    title: TITLES[error.status] ?? 'Error',
-    status: error.status,
+    title: TITLES[status] ?? 'Error',
+    status,
     code: error.code,
     detail: error.message,
     request_id: requestId,
-    ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+    ...(errors ? { errors } : {}),
   };
-  return new Response(JSON.stringify(body), {
-    status: error.status,
-    headers: {
-      'Content-Type': 'application/problem+json',
-      'X-Request-Id': requestId,
-      ...error.extra.headers,
-    },
-  });
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/problem+json',
+    'X-Request-Id': requestId,
+  };
+  if (BEARER_CHALLENGE_CODES.has(error.code)) headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
+  if (retryAfterSeconds !== undefined) {
+    headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  }
+  if (allow) headers.Allow = allow.join(', ');
+  if (replayed) headers['Idempotent-Replayed'] = 'true';
+  return new Response(JSON.stringify(body), { status, headers });
 }
 
 export function internalErrorResponse(requestId: string): Response {

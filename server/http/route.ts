@@ -1,14 +1,37 @@
+// One REST operation, declared once: the router dispatches it, the pipeline enforces its
+// tenancy, credential, role and schemas, and the OpenAPI document is generated from the same
+// object. A handler's answer is typed by the route's declared `responses`: a status it does not
+// declare, or a body that does not fit that status's schema, does not compile.
 import type { z } from 'zod';
 import type { Principal } from '@/server/auth/principal';
 import type { Role } from '@/server/db/generated/enums';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 
-/**
- * One REST operation, declared once: the router dispatches it, the wrapper enforces its tenancy,
- * credential, role and schemas, and the OpenAPI document is generated from the same object.
- */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export type Responses = Record<number, ResponseSpec>;
+
+type BodyOf<S extends ResponseSpec> = S['schema'] extends z.ZodType ? z.input<S['schema']> : undefined;
+
+/** The answers a route may give: one per declared status, with that status's body. */
+export type Reply<R extends Responses> = {
+  [K in keyof R & number]: {
+    status: K;
+    body?: BodyOf<R[K]>;
+    headers?: Record<string, string>;
+  } & (R[K] extends {
+    schema: z.ZodType;
+  }
+    ? { body: BodyOf<R[K]> }
+    : unknown);
+}[keyof R & number];
+
+/** What the pipeline sends: any handler's reply, or a replayed one. */
 export interface ApiResult {
   status: number;
   body?: unknown;
@@ -25,15 +48,15 @@ export interface BaseContext {
 }
 
 export interface TenantContext extends BaseContext {
-  tenantId: string;
+  /** The operation context every domain call takes: tenant-scoped client, tenant, actor. */
+  ctx: OperationContext;
   principal: Principal;
-  db: TenantDb;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Params<P> = P extends z.ZodType ? z.output<P> : Record<string, string>;
 
-interface RouteCommon<B, Q, P> {
+interface RouteCommon<B, Q, P, R extends Responses> {
   method: HttpMethod;
   /** OpenAPI-style path below /api/v1, e.g. `/bookings/{id}`. */
   path: string;
@@ -44,22 +67,22 @@ interface RouteCommon<B, Q, P> {
   body?: B;
   query?: Q;
   params?: P;
-  /** Documented success responses: status → schema (undefined for no body). */
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Documented success responses: status → schema (none for no body). */
+  responses: R;
   /** Documented error statuses beyond the ones every route of its kind can return. */
   errors?: number[];
 }
 
-export interface TenantRoute<B = undefined, Q = undefined, P = undefined> extends RouteCommon<B, Q, P> {
+export interface TenantRoute<B = undefined, Q = undefined, P = undefined, R extends Responses = Responses>
+  extends RouteCommon<B, Q, P, R> {
   auth: 'tenant';
   /** Minimum role; `admin` routes refuse agents with 403 forbidden. */
   role: Role;
-  handler: (
-    ctx: TenantContext & { body: Infer<B>; query: Infer<Q>; params: Params<P> },
-  ) => Promise<ApiResult>;
+  handler: (ctx: TenantContext & { body: Infer<B>; query: Infer<Q>; params: Params<P> }) => Promise<Reply<R>>;
 }
 
-export interface PublicRoute<B = undefined, Q = undefined, P = undefined> extends RouteCommon<B, Q, P> {
+export interface PublicRoute<B = undefined, Q = undefined, P = undefined, R extends Responses = Responses>
+  extends RouteCommon<B, Q, P, R> {
   /** `public`: no credential; X-Tenant-ID optional but checked when sent. */
   auth: 'public';
   /** Read the raw body yourself (signature checks over exact bytes). */
@@ -71,17 +94,18 @@ export interface PublicRoute<B = undefined, Q = undefined, P = undefined> extend
       params: Infer<P> & Record<string, string>;
       rawBody: string;
     },
-  ) => Promise<ApiResult>;
+  ) => Promise<Reply<R>>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the route table holds routes of every schema type
-export type AnyRoute = TenantRoute<any, any, any> | PublicRoute<any, any, any>;
+export type AnyRoute = TenantRoute<any, any, any, any> | PublicRoute<any, any, any, any>;
 
 export function tenantRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(route: Omit<TenantRoute<B, Q, P>, 'auth'>): TenantRoute<B, Q, P> {
+  const R extends Responses = Responses,
+>(route: Omit<TenantRoute<B, Q, P, R>, 'auth'>): TenantRoute<B, Q, P, R> {
   return { ...route, auth: 'tenant' };
 }
 
@@ -89,13 +113,14 @@ export function publicRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(route: Omit<PublicRoute<B, Q, P>, 'auth'>): PublicRoute<B, Q, P> {
+  const R extends Responses = Responses,
+>(route: Omit<PublicRoute<B, Q, P, R>, 'auth'>): PublicRoute<B, Q, P, R> {
   return { ...route, auth: 'public' };
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): ApiResult => ({
+export const json = <S extends number, T>(status: S, body: T, headers?: Record<string, string>) => ({
   status,
   body,
   headers,
 });
-export const noContent = (): ApiResult => ({ status: 204 });
+export const noContent = () => ({ status: 204 as const });

@@ -1,11 +1,12 @@
+// Development only: a demo tenant on first start, so the API and dashboard show something real.
 import { db } from '@/server/db/client';
-import { forTenant } from '@/server/db/tenant-scope';
 import { cancelBooking } from '@/server/domain/bookings/cancel-booking';
 import { completeBooking } from '@/server/domain/bookings/complete-booking';
 import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { updateBooking } from '@/server/domain/bookings/update-booking';
 import { createChannel } from '@/server/domain/channels/create-channel';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { assignConversation } from '@/server/domain/conversations/assign-conversation';
 import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
 import { receiveMessage } from '@/server/domain/conversations/receive-message';
@@ -15,7 +16,6 @@ import { refundPayment } from '@/server/domain/payments/refund-payment';
 import { succeedPayment } from '@/server/domain/payments/succeed-payment';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 
-/** Development only: a demo tenant on first start, so the API and dashboard show something real. */
 export const DEMO = {
   tenantName: 'Demo Clinic',
   adminEmail: 'admin@demo.switchboard.test',
@@ -61,7 +61,7 @@ export async function seedDemoTenant(say: (line: string) => void, port: number):
  * reason until a real channel is registered.
  */
 async function seedDemoData(tenantId: string, agentUserId: string): Promise<void> {
-  const tdb = forTenant(tenantId);
+  const ctx = operationContext(tenantId, SYSTEM_ACTOR);
   const at = (days: number, hour: number, minutes = 0) => {
     const d = new Date();
     d.setUTCDate(d.getUTCDate() + days);
@@ -69,7 +69,7 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
     return d.toISOString();
   };
   const book = (name: string, email: string, service: string, days: number, hour: number) =>
-    createBooking(tdb, tenantId, {
+    createBooking(ctx, {
       customer: { name, email, phone: null },
       service,
       start_at: at(days, hour),
@@ -80,42 +80,42 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
 
   await book('Maria Garcia', 'maria@example.com', 'Dental check-up', 1, 9);
   const confirmed = await book('Tom Becker', 'tom@example.com', 'Teeth cleaning', 2, 14);
-  await confirmBooking(tdb, tenantId, { id: confirmed.id });
+  await confirmBooking(ctx, { id: confirmed.id });
   const moved = await book('Aiko Tanaka', 'aiko@example.com', 'Consultation', 3, 10);
-  await confirmBooking(tdb, tenantId, { id: moved.id });
-  await updateBooking(tdb, tenantId, {
+  await confirmBooking(ctx, { id: moved.id });
+  await updateBooking(ctx, {
     id: moved.id,
     changes: { start_at: at(4, 11), end_at: at(4, 11, 45) },
   });
   const done = await book('Lena Fischer', 'lena@example.com', 'Filling', -2, 15);
-  await confirmBooking(tdb, tenantId, { id: done.id });
-  await completeBooking(tdb, tenantId, { id: done.id });
+  await confirmBooking(ctx, { id: done.id });
+  await completeBooking(ctx, { id: done.id });
   const cancelled = await book('Omar Haddad', 'omar@example.com', 'Whitening', 5, 16);
-  await cancelBooking(tdb, tenantId, { id: cancelled.id, reason: 'Customer is travelling' });
+  await cancelBooking(ctx, { id: cancelled.id, reason: 'Customer is travelling' });
 
-  const paid = await createPayment(tdb, tenantId, {
+  const paid = await createPayment(ctx, {
     amount: 8500,
     currency: 'EUR',
     booking_id: done.id,
     provider: 'manual',
   });
-  await succeedPayment(tdb, tenantId, { id: paid.id, providerRef: 'receipt-0001' });
-  await createPayment(tdb, tenantId, {
+  await succeedPayment(ctx, { id: paid.id, providerRef: 'receipt-0001' });
+  await createPayment(ctx, {
     amount: 6000,
     currency: 'EUR',
     booking_id: confirmed.id,
     provider: 'manual',
   });
-  const refunded = await createPayment(tdb, tenantId, {
+  const refunded = await createPayment(ctx, {
     amount: 12000,
     currency: 'EUR',
     booking_id: cancelled.id,
     provider: 'manual',
   });
-  await succeedPayment(tdb, tenantId, { id: refunded.id });
-  await refundPayment(tdb, tenantId, { id: refunded.id });
+  await succeedPayment(ctx, { id: refunded.id });
+  await refundPayment(ctx, { id: refunded.id });
 
-  const channel = await createChannel(tdb, tenantId, {
+  const channel = await createChannel(ctx, {
     type: 'whatsapp',
     phone_number_id: '100000000000001',
     access_token: 'demo-placeholder-token',
@@ -123,7 +123,7 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
   });
   let n = 0;
   const inbound = async (from: string, name: string, text: string) => {
-    const result = await receiveMessage(tdb, tenantId, {
+    const result = await receiveMessage(ctx, {
       channelId: channel.id,
       from,
       contactName: name,
@@ -140,7 +140,7 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
     'Hi! Can I move tomorrow’s check-up to Friday afternoon?',
   );
   await inbound('4915112345678', 'Maria Garcia', 'Also, my insurance changed. Do you take TK?');
-  await handoffConversation(tdb, tenantId, {
+  await handoffConversation(ctx, {
     id: waiting,
     reason: 'Insurance question the assistant cannot answer',
     summary:
@@ -150,11 +150,11 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
   await inbound('4917098765432', 'Tom Becker', 'What are your opening hours on Saturday?');
 
   const resolved = await inbound('4917611122233', 'Lena Fischer', 'My filling feels a bit high when I bite.');
-  await handoffConversation(tdb, tenantId, {
+  await handoffConversation(ctx, {
     id: resolved,
     reason: 'Clinical question',
     summary: 'Bite feels high after a filling.',
   });
-  await assignConversation(tdb, tenantId, { id: resolved, userId: agentUserId });
-  await resolveConversation(tdb, tenantId, { id: resolved });
+  await assignConversation(ctx, { id: resolved, userId: agentUserId });
+  await resolveConversation(ctx, { id: resolved });
 }

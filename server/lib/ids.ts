@@ -1,10 +1,8 @@
+// Opaque, prefixed, time-ordered ids (`bkg_01JD…`): 48-bit millisecond time then 80 random bits,
+// Crockford base32 (ULID layout). Ordering by id is ordering by creation, which is what the cursor
+// pagination relies on.
 import { randomBytes } from 'node:crypto';
 
-/**
- * Opaque, prefixed, time-ordered ids (`bkg_01JD…`): 48-bit millisecond time then 80 random bits,
- * Crockford base32 (ULID layout). Ordering by id is ordering by creation, which is what the
- * cursor pagination relies on.
- */
 export const ID_PREFIXES = {
   booking: 'bkg',
   conversation: 'cnv',

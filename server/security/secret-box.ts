@@ -1,10 +1,8 @@
+// Encryption at rest for webhook and channel secrets: AES-256-GCM under a key derived from
+// SECRETS_KEY. Stored as `v1.<iv>.<ciphertext+tag>` (base64url) so the format can evolve.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { settings } from '@/server/config/settings';
 
-/**
- * Encryption at rest for webhook and channel secrets: AES-256-GCM under a key derived from
- * SECRETS_KEY. Stored as `v1.<iv>.<ciphertext+tag>` (base64url) so the format can evolve.
- */
 let derived: { from: string; key: Buffer } | undefined;
 function key(): Buffer {
   // Derived once per SECRETS_KEY value (every webhook attempt decrypts its endpoint's secret).

@@ -1,17 +1,15 @@
+// Dashboard sign-in (next-auth 4, Credentials + JWT cookie). The password check is the REST login's
+// own (`verifyPasswordLogin`), so failures are counted and rate limited in one place. The JWT holds
+// the user and the chosen tenant; the role in it is only a hint for the UI — every tRPC request and
+// every protected page re-reads the membership from the database.
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { verifyPasswordLogin } from '@/server/auth/sessions';
 import { settings } from '@/server/config/settings';
 import type { Role } from '@/server/db/generated/enums';
-import { ApiError } from '@/server/http/errors';
+import { AppError } from '@/server/lib/errors';
 import { findMembership } from './membership';
 
-/**
- * Dashboard sign-in (next-auth 4, Credentials + JWT cookie). The password check is the REST
- * login's own (`verifyPasswordLogin`), so failures are counted and rate limited in one place.
- * The JWT holds the user and the chosen tenant; the role in it is only a hint for the UI —
- * every tRPC request and every protected page re-reads the membership from the database.
- */
 export const SIGN_IN_ERRORS = { invalid: 'CredentialsSignin', rateLimited: 'rate_limited' } as const;
 
 function clientIp(headers: Record<string, unknown> | undefined): string {
@@ -50,9 +48,9 @@ export function authOptions(): NextAuthOptions {
               role: only?.role ?? null,
             };
           } catch (error) {
-            if (error instanceof ApiError && error.code === 'invalid_credentials') return null;
+            if (error instanceof AppError && error.code === 'invalid_credentials') return null;
             // next-auth hands a thrown message to the client as `error`; the login page explains it.
-            if (error instanceof ApiError && error.status === 429)
+            if (error instanceof AppError && error.code === 'rate_limited')
               throw new Error(SIGN_IN_ERRORS.rateLimited);
             throw error;
           }

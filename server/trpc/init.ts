@@ -1,18 +1,17 @@
+// tRPC for the dashboard. The context carries the viewer whose membership was just re-read from the
+// database; `protectedProcedure` adds the tenant-scoped client, `adminProcedure` refuses agents.
+// Domain code throws `AppError`; the middleware below is the one place that maps those to tRPC
+// codes (keeping the API code and field errors for the UI).
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { ZodError, z } from 'zod';
-import { forTenant } from '@/server/db/tenant-scope';
-import { ApiError, type FieldError } from '@/server/http/errors';
+import { operationContext } from '@/server/domain/context';
+import { HTTP_STATUS } from '@/server/http/status';
+import { AppError, type FieldError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import { currentViewer, type Viewer } from './membership';
 
-/**
- * tRPC for the dashboard. The context carries the viewer whose membership was just re-read from
- * the database; `protectedProcedure` adds the tenant-scoped client, `adminProcedure` refuses
- * agents. Domain code throws `ApiError`; the middleware below is the one place that maps those
- * to tRPC codes (keeping the API code and field errors for the UI).
- */
 export interface TrpcContext {
   viewer: Viewer | null;
 }
@@ -36,11 +35,11 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
 };
 
 export class DomainTRPCError extends TRPCError {
-  constructor(readonly apiError: ApiError) {
+  constructor(readonly appError: AppError) {
     super({
-      code: CODES[apiError.status] ?? 'INTERNAL_SERVER_ERROR',
-      message: apiError.message,
-      cause: apiError,
+      code: CODES[HTTP_STATUS[appError.code]] ?? 'INTERNAL_SERVER_ERROR',
+      message: appError.message,
+      cause: appError,
     });
   }
 }
@@ -56,14 +55,15 @@ const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
-    const apiError = cause instanceof ApiError ? cause : null;
-    const fieldErrors = cause instanceof ZodError ? zodFieldErrors(cause) : (apiError?.extra.errors ?? null);
+    const appError = cause instanceof AppError ? cause : null;
+    const fieldErrors =
+      cause instanceof ZodError ? zodFieldErrors(cause) : (appError?.details.errors ?? null);
     return {
       ...shape,
       // Unexpected errors reveal nothing beyond their code.
       message:
         shape.data.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong on our side' : shape.message,
-      data: { ...shape.data, stack: undefined, apiCode: apiError?.code ?? null, fieldErrors },
+      data: { ...shape.data, stack: undefined, apiCode: appError?.code ?? null, fieldErrors },
     };
   },
 });
@@ -75,7 +75,7 @@ const mapDomainErrors = t.middleware(async ({ next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof ApiError) return { ...result, error: new DomainTRPCError(cause) };
+    if (cause instanceof AppError) return { ...result, error: new DomainTRPCError(cause) };
     if (result.error.code === 'INTERNAL_SERVER_ERROR')
       logger().error({ err: cause ?? result.error, path }, 'trpc procedure failed');
   }
@@ -89,13 +89,13 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!viewer) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
   if (!viewer.tenantId || !viewer.role)
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Choose a tenant first' });
+  // The procedure's context is an OperationContext: domain calls take `ctx` as it is.
   return next({
     ctx: {
+      ...operationContext(viewer.tenantId, { type: 'user', id: viewer.userId }),
       viewer,
-      tenantId: viewer.tenantId,
       role: viewer.role,
       userId: viewer.userId,
-      db: forTenant(viewer.tenantId),
     },
   });
 });

@@ -1,10 +1,10 @@
+// The dashboard's API: one router per area.
 import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeysRouter } from './routers/api-keys';
 import { bookingsRouter } from './routers/bookings';
 import { conversationsRouter } from './routers/conversations';
 import { webhooksRouter } from './routers/webhooks';
 
-/** The dashboard's API: one router per area. */
 export const appRouter = createTRPCRouter({
   apiKeys: apiKeysRouter,
   bookings: bookingsRouter,

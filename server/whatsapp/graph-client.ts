@@ -1,9 +1,8 @@
+// The one outbound call to the WhatsApp Cloud API: a text message, `POST
+// {graph}/{phone_number_id}/messages` with the channel's bearer token. Never throws: the caller
+// records `sent` or `failed` with the reason.
 import { settings } from '@/server/config/settings';
 
-/**
- * The one outbound call to the WhatsApp Cloud API: a text message, `POST {graph}/{phone_number_id}/messages`
- * with the channel's bearer token. Never throws: the caller records `sent` or `failed` with the reason.
- */
 export const GRAPH_TIMEOUT_MS = 10_000;
 const MAX_REASON = 500;
 

@@ -1,9 +1,7 @@
+// The parts of Meta's WhatsApp Cloud API webhook payload we act on. Loose on purpose: Meta adds
+// fields, and anything unknown is ignored rather than refused.
 import { z } from 'zod';
 
-/**
- * The parts of Meta's WhatsApp Cloud API webhook payload we act on. Loose on purpose: Meta adds
- * fields, and anything unknown is ignored rather than refused.
- */
 const InboundMessage = z.looseObject({
   id: z.string().min(1),
   from: z.string().min(1),

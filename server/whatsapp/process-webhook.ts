@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { forTenant } from '@/server/db/tenant-scope';
 import { findChannelByPhoneNumberId } from '@/server/domain/channels/find-channel-by-number';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { applyReceipt, isReceiptStatus } from '@/server/domain/conversations/apply-receipt';
 import { receiveMessage } from '@/server/domain/conversations/receive-message';
 import { logger } from '@/server/log';
@@ -46,10 +46,10 @@ async function processChange(value: ChangeValue, outcome: WebhookOutcome): Promi
     );
     return;
   }
-  const db = forTenant(channel.tenantId);
+  const ctx = operationContext(channel.tenantId, SYSTEM_ACTOR);
   for (const message of value.messages ?? []) {
     const contact = value.contacts?.find((c) => c.wa_id === message.from) ?? value.contacts?.[0];
-    const result = await receiveMessage(db, channel.tenantId, {
+    const result = await receiveMessage(ctx, {
       channelId: channel.id,
       from: message.from,
       contactName: contact?.profile?.name ?? null,
@@ -64,7 +64,7 @@ async function processChange(value: ChangeValue, outcome: WebhookOutcome): Promi
       outcome.ignored++;
       continue;
     }
-    const { changed } = await applyReceipt(db, channel.tenantId, {
+    const { changed } = await applyReceipt(ctx, {
       externalId: status.id,
       status: status.status,
       failureReason: receiptFailure(status),

@@ -1,13 +1,17 @@
+import { listOf } from '@/server/api/schemas/common';
+import { createApiKey } from '@/server/domain/api-keys/create-api-key';
+import { listApiKeys } from '@/server/domain/api-keys/list-api-keys';
+import { revokeApiKey } from '@/server/domain/api-keys/revoke-api-key';
+import { rotateApiKey } from '@/server/domain/api-keys/rotate-api-key';
 import {
   ApiKey,
-  ApiKeySecret,
-  CreateApiKeyBody,
-  RotateApiKeyBody,
+  ApiKeyWithSecret,
+  CreateApiKeyInput,
+  RotateApiKeyInput,
   RotatedApiKey,
-} from '@/server/api/schemas/auth';
-import { ListQuery, listOf } from '@/server/api/schemas/common';
-import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '@/server/domain/api-keys';
+} from '@/server/domain/api-keys/schemas';
 import { json, noContent, tenantRoute } from '@/server/http/route';
+import { ListQuery } from '@/server/lib/schemas';
 
 const tag = 'API keys';
 
@@ -19,16 +23,9 @@ export const apiKeyRoutes = [
     tag,
     role: 'admin',
     summary: 'Create an API key (the key is shown once)',
-    body: CreateApiKeyBody,
-    responses: { 201: { description: 'Created', schema: ApiKeySecret } },
-    handler: async ({ db, tenantId, body }) =>
-      json(
-        201,
-        await createApiKey(db, tenantId, {
-          name: body.name,
-          expiresAt: body.expires_at ? new Date(body.expires_at) : null,
-        }),
-      ),
+    body: CreateApiKeyInput,
+    responses: { 201: { description: 'Created', schema: ApiKeyWithSecret } },
+    handler: async ({ ctx, body }) => json(201, await createApiKey(ctx, body)),
   }),
   tenantRoute({
     method: 'GET',
@@ -39,7 +36,7 @@ export const apiKeyRoutes = [
     summary: 'List usable API keys (prefix, last use; never the secret)',
     query: ListQuery,
     responses: { 200: { description: 'One page', schema: listOf(ApiKey, 'ApiKeyList') } },
-    handler: async ({ db, query }) => json(200, await listApiKeys(db, query)),
+    handler: async ({ ctx, query }) => json(200, await listApiKeys(ctx, query)),
   }),
   tenantRoute({
     method: 'DELETE',
@@ -50,8 +47,8 @@ export const apiKeyRoutes = [
     summary: 'Revoke an API key at once',
     responses: { 204: { description: 'Revoked' } },
     errors: [404],
-    handler: async ({ db, params }) => {
-      await revokeApiKey(db, params.id);
+    handler: async ({ ctx, params }) => {
+      await revokeApiKey(ctx, { id: params.id });
       return noContent();
     },
   }),
@@ -64,10 +61,9 @@ export const apiKeyRoutes = [
     summary: 'Replace an API key with a new one',
     description:
       'The new key works at once. The old key stops at once, or after grace_seconds (at most 86400).',
-    body: RotateApiKeyBody,
+    body: RotateApiKeyInput,
     responses: { 201: { description: 'The new key (shown once)', schema: RotatedApiKey } },
     errors: [404],
-    handler: async ({ db, tenantId, params, body }) =>
-      json(201, await rotateApiKey(db, tenantId, params.id, body.grace_seconds)),
+    handler: async ({ ctx, params, body }) => json(201, await rotateApiKey(ctx, { id: params.id, ...body })),
   }),
 ];

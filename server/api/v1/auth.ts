@@ -1,4 +1,4 @@
-import { LoginBody, RefreshBody, Session } from '@/server/api/schemas/auth';
+import { LoginInput, RefreshInput, Session } from '@/server/auth/schemas';
 import { login, logout, refresh } from '@/server/auth/sessions';
 import { json, noContent, publicRoute } from '@/server/http/route';
 
@@ -11,7 +11,7 @@ export const authRoutes = [
     summary: 'Sign in with email and password',
     description:
       'Returns a 30-minute access token and a 30-day rotating refresh token. X-Tenant-ID is optional: it picks the tenant for users of several tenants. Failed attempts are rate limited per email and per client address.',
-    body: LoginBody,
+    body: LoginInput,
     responses: { 200: { description: 'Signed in', schema: Session } },
     errors: [400, 401, 403, 422, 429],
     handler: async ({ body, tenantHeader, ip }) =>
@@ -25,7 +25,7 @@ export const authRoutes = [
     summary: 'Exchange a refresh token for a new access token and a rotated refresh token',
     description:
       'The presented refresh token stops working. Presenting an already-used token revokes its whole family (401 refresh_token_reused).',
-    body: RefreshBody,
+    body: RefreshInput,
     responses: { 200: { description: 'New tokens', schema: Session } },
     errors: [400, 401, 403, 422],
     handler: async ({ body, tenantHeader }) =>
@@ -37,7 +37,7 @@ export const authRoutes = [
     operationId: 'logout',
     tag: 'Authentication',
     summary: 'Revoke a refresh token and its whole family',
-    body: RefreshBody,
+    body: RefreshInput,
     responses: { 204: { description: 'Revoked (also for an unknown token)' } },
     errors: [400, 403, 422],
     handler: async ({ body, tenantHeader }) => {

@@ -1,10 +1,3 @@
-import {
-  Booking,
-  BookingListQuery,
-  CancelBookingBody,
-  CreateBookingBody,
-  UpdateBookingBody,
-} from '@/server/api/schemas/bookings';
 import { listOf } from '@/server/api/schemas/common';
 import { cancelBooking } from '@/server/domain/bookings/cancel-booking';
 import { completeBooking } from '@/server/domain/bookings/complete-booking';
@@ -12,6 +5,13 @@ import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { getBooking } from '@/server/domain/bookings/get-booking';
 import { listBookings } from '@/server/domain/bookings/list-bookings';
+import {
+  Booking,
+  BookingListQuery,
+  CancelBookingInput,
+  CreateBookingInput,
+  UpdateBookingInput,
+} from '@/server/domain/bookings/schemas';
 import { updateBooking } from '@/server/domain/bookings/update-booking';
 import { json, tenantRoute } from '@/server/http/route';
 
@@ -31,7 +31,7 @@ export const bookingRoutes = [
       'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive).',
     query: BookingListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Booking, 'BookingList') } },
-    handler: async ({ db, query }) => json(200, await listBookings(db, query)),
+    handler: async ({ ctx, query }) => json(200, await listBookings(ctx, query)),
   }),
   tenantRoute({
     method: 'POST',
@@ -41,9 +41,9 @@ export const bookingRoutes = [
     role: 'agent',
     summary: 'Create a booking (starts pending)',
     description: 'Emits booking.created. end_at must be after start_at (422).',
-    body: CreateBookingBody,
+    body: CreateBookingInput,
     responses: { 201: { description: 'Created', schema: Booking } },
-    handler: async ({ db, tenantId, body }) => json(201, await createBooking(db, tenantId, body)),
+    handler: async ({ ctx, body }) => json(201, await createBooking(ctx, body)),
   }),
   tenantRoute({
     method: 'GET',
@@ -53,7 +53,7 @@ export const bookingRoutes = [
     role: 'agent',
     summary: 'Read a booking',
     responses: { 200: { description: 'The booking', schema: Booking } },
-    handler: async ({ db, tenantId, params }) => json(200, await getBooking(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await getBooking(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'PATCH',
@@ -64,11 +64,11 @@ export const bookingRoutes = [
     summary: 'Change or reschedule a booking',
     description:
       'Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A cancelled or completed booking cannot be changed (409 invalid_transition).',
-    body: UpdateBookingBody,
+    body: UpdateBookingInput,
     responses: { 200: { description: 'The updated booking', schema: Booking } },
     errors: [409],
-    handler: async ({ db, tenantId, params, body }) =>
-      json(200, await updateBooking(db, tenantId, { id: params.id, changes: body })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await updateBooking(ctx, { id: params.id, changes: body })),
   }),
   tenantRoute({
     method: 'POST',
@@ -79,8 +79,7 @@ export const bookingRoutes = [
     summary: 'Confirm a pending booking',
     description: `Emits booking.confirmed. ${TRANSITIONS}`,
     responses: { 200: { description: 'The confirmed booking', schema: Booking } },
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await confirmBooking(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await confirmBooking(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -90,10 +89,10 @@ export const bookingRoutes = [
     role: 'agent',
     summary: 'Cancel a pending or confirmed booking',
     description: `Emits booking.cancelled; the optional reason is kept as cancellation_reason. ${TRANSITIONS}`,
-    body: CancelBookingBody,
+    body: CancelBookingInput,
     responses: { 200: { description: 'The cancelled booking', schema: Booking } },
-    handler: async ({ db, tenantId, params, body }) =>
-      json(200, await cancelBooking(db, tenantId, { id: params.id, reason: body.reason })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await cancelBooking(ctx, { id: params.id, reason: body.reason })),
   }),
   tenantRoute({
     method: 'POST',
@@ -104,7 +103,6 @@ export const bookingRoutes = [
     summary: 'Complete a confirmed booking',
     description: `Emits booking.completed. ${TRANSITIONS}`,
     responses: { 200: { description: 'The completed booking', schema: Booking } },
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await completeBooking(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await completeBooking(ctx, { id: params.id })),
   }),
 ];

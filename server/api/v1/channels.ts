@@ -1,8 +1,8 @@
-import { Channel, ChannelListQuery, CreateChannelBody } from '@/server/api/schemas/channels';
 import { listOf } from '@/server/api/schemas/common';
 import { createChannel } from '@/server/domain/channels/create-channel';
 import { deleteChannel } from '@/server/domain/channels/delete-channel';
 import { listChannels } from '@/server/domain/channels/list-channels';
+import { Channel, ChannelListQuery, CreateChannelInput } from '@/server/domain/channels/schemas';
 import { json, noContent, tenantRoute } from '@/server/http/route';
 
 const tag = 'Channels';
@@ -17,9 +17,9 @@ export const channelRoutes = [
     summary: "Register the tenant's WhatsApp number",
     description:
       'The access token is stored encrypted and never returned. A phone_number_id can belong to one tenant only (409 phone_number_id_taken). Point the Meta app webhook at /api/v1/channels/whatsapp/webhook.',
-    body: CreateChannelBody,
+    body: CreateChannelInput,
     responses: { 201: { description: 'Registered', schema: Channel } },
-    handler: async ({ db, tenantId, body }) => json(201, await createChannel(db, tenantId, body)),
+    handler: async ({ ctx, body }) => json(201, await createChannel(ctx, body)),
   }),
   tenantRoute({
     method: 'GET',
@@ -30,7 +30,7 @@ export const channelRoutes = [
     summary: "List the tenant's channels",
     query: ChannelListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Channel, 'ChannelList') } },
-    handler: async ({ db, query }) => json(200, await listChannels(db, query)),
+    handler: async ({ ctx, query }) => json(200, await listChannels(ctx, query)),
   }),
   tenantRoute({
     method: 'DELETE',
@@ -42,8 +42,8 @@ export const channelRoutes = [
     description:
       'Its conversations stay; replies on them fail with a reason, and inbound traffic for the number is acknowledged and ignored.',
     responses: { 204: { description: 'Removed' } },
-    handler: async ({ db, tenantId, params }) => {
-      await deleteChannel(db, tenantId, { id: params.id });
+    handler: async ({ ctx, params }) => {
+      await deleteChannel(ctx, { id: params.id });
       return noContent();
     },
   }),

@@ -1,13 +1,4 @@
-import { ListQuery, listOf } from '@/server/api/schemas/common';
-import {
-  AssignBody,
-  Conversation,
-  ConversationListQuery,
-  CreateConversationBody,
-  HandoffBody,
-  Message,
-  SendMessageBody,
-} from '@/server/api/schemas/conversations';
+import { listOf } from '@/server/api/schemas/common';
 import { assignConversation } from '@/server/domain/conversations/assign-conversation';
 import { createConversation } from '@/server/domain/conversations/create-conversation';
 import { getConversation } from '@/server/domain/conversations/get-conversation';
@@ -15,8 +6,18 @@ import { handoffConversation } from '@/server/domain/conversations/handoff-conve
 import { listConversations } from '@/server/domain/conversations/list-conversations';
 import { listMessages } from '@/server/domain/conversations/list-messages';
 import { resolveConversation } from '@/server/domain/conversations/resolve-conversation';
+import {
+  AssignInput,
+  Conversation,
+  ConversationListQuery,
+  CreateConversationInput,
+  HandoffInput,
+  Message,
+  SendMessageInput,
+} from '@/server/domain/conversations/schemas';
 import { sendMessage } from '@/server/domain/conversations/send-message';
 import { json, tenantRoute } from '@/server/http/route';
+import { ListQuery } from '@/server/lib/schemas';
 
 const tag = 'Conversations';
 const STATES =
@@ -35,7 +36,7 @@ export const conversationRoutes = [
     responses: {
       200: { description: 'One page, newest first', schema: listOf(Conversation, 'ConversationList') },
     },
-    handler: async ({ db, query }) => json(200, await listConversations(db, query)),
+    handler: async ({ ctx, query }) => json(200, await listConversations(ctx, query)),
   }),
   tenantRoute({
     method: 'POST',
@@ -46,9 +47,9 @@ export const conversationRoutes = [
     summary: 'Start a conversation',
     description:
       'Inbound WhatsApp messages start conversations by themselves; this starts one from your side. whatsapp needs channel_id (a WhatsApp channel of this tenant) and contact.phone; web and sms have no sender configured on this service, so outbound messages on them fail with a reason. Emits conversation.created.',
-    body: CreateConversationBody,
+    body: CreateConversationInput,
     responses: { 201: { description: 'Created', schema: Conversation } },
-    handler: async ({ db, tenantId, body }) => json(201, await createConversation(db, tenantId, body)),
+    handler: async ({ ctx, body }) => json(201, await createConversation(ctx, body)),
   }),
   tenantRoute({
     method: 'GET',
@@ -58,8 +59,7 @@ export const conversationRoutes = [
     role: 'agent',
     summary: 'Read a conversation',
     responses: { 200: { description: 'The conversation', schema: Conversation } },
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await getConversation(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await getConversation(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'GET',
@@ -70,8 +70,8 @@ export const conversationRoutes = [
     summary: "List a conversation's messages",
     query: ListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Message, 'MessageList') } },
-    handler: async ({ db, tenantId, params, query }) =>
-      json(200, await listMessages(db, tenantId, { id: params.id, ...query })),
+    handler: async ({ ctx, params, query }) =>
+      json(200, await listMessages(ctx, { id: params.id, ...query })),
   }),
   tenantRoute({
     method: 'POST',
@@ -82,10 +82,10 @@ export const conversationRoutes = [
     summary: 'Send a message to the contact',
     description:
       "Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses, times out (10 s) or no sender is configured. Later delivery and read receipts move it forward.",
-    body: SendMessageBody,
+    body: SendMessageInput,
     responses: { 201: { description: 'The message (sent or failed)', schema: Message } },
-    handler: async ({ db, tenantId, params, body }) =>
-      json(201, await sendMessage(db, tenantId, { id: params.id, text: body.text })),
+    handler: async ({ ctx, params, body }) =>
+      json(201, await sendMessage(ctx, { id: params.id, text: body.text })),
   }),
   tenantRoute({
     method: 'POST',
@@ -95,12 +95,12 @@ export const conversationRoutes = [
     role: 'agent',
     summary: 'Hand the conversation from the AI to a person',
     description: `Only an open conversation handled by the AI (else 409 invalid_transition). It becomes pending_human, handled_by human, keeping reason and summary. Emits conversation.handoff.requested. ${STATES}`,
-    body: HandoffBody,
+    body: HandoffInput,
     responses: { 200: { description: 'The conversation', schema: Conversation } },
-    handler: async ({ db, tenantId, params, body }) =>
+    handler: async ({ ctx, params, body }) =>
       json(
         200,
-        await handoffConversation(db, tenantId, {
+        await handoffConversation(ctx, {
           id: params.id,
           reason: body.reason,
           summary: body.summary,
@@ -115,10 +115,10 @@ export const conversationRoutes = [
     role: 'agent',
     summary: 'Assign the conversation to a team member',
     description: `user_id must be a member of this tenant (422). An open or pending_human conversation becomes open, handled_by human, with that assignee; reassigning is allowed; a resolved one answers 409. Emits conversation.assigned. ${STATES}`,
-    body: AssignBody,
+    body: AssignInput,
     responses: { 200: { description: 'The conversation', schema: Conversation } },
-    handler: async ({ db, tenantId, params, body }) =>
-      json(200, await assignConversation(db, tenantId, { id: params.id, userId: body.user_id })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await assignConversation(ctx, { id: params.id, userId: body.user_id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -129,7 +129,6 @@ export const conversationRoutes = [
     summary: 'Resolve the conversation',
     description: `Emits conversation.resolved; an already resolved conversation answers 409. ${STATES}`,
     responses: { 200: { description: 'The conversation', schema: Conversation } },
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await resolveConversation(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await resolveConversation(ctx, { id: params.id })),
   }),
 ];

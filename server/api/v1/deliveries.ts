@@ -1,7 +1,7 @@
 import { listOf } from '@/server/api/schemas/common';
-import { Delivery, DeliveryDetail, DeliveryListQuery } from '@/server/api/schemas/webhooks';
+import { getDelivery, listDeliveries, resendDelivery } from '@/server/domain/webhooks';
+import { Delivery, DeliveryDetail, DeliveryListQuery } from '@/server/domain/webhooks/schemas';
 import { json, tenantRoute } from '@/server/http/route';
-import { getDelivery, listDeliveries, resendDelivery } from '@/server/webhooks';
 
 const tag = 'Webhooks';
 
@@ -15,7 +15,7 @@ export const deliveryRoutes = [
     summary: 'Deliveries across all endpoints (e.g. ?status=failed)',
     query: DeliveryListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Delivery, 'DeliveryList') } },
-    handler: async ({ db, tenantId, query }) => json(200, await listDeliveries(db, tenantId, query)),
+    handler: async ({ ctx, query }) => json(200, await listDeliveries(ctx, query)),
   }),
   tenantRoute({
     method: 'GET',
@@ -26,8 +26,7 @@ export const deliveryRoutes = [
     summary: 'A delivery with every attempt and the event payload',
     responses: { 200: { description: 'The delivery', schema: DeliveryDetail } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await getDelivery(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await getDelivery(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -40,7 +39,6 @@ export const deliveryRoutes = [
       'Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get the same webhook-id. 409 endpoint_inactive when the endpoint is disabled.',
     responses: { 202: { description: 'The new delivery, queued', schema: Delivery } },
     errors: [404, 409],
-    handler: async ({ db, tenantId, params }) =>
-      json(202, await resendDelivery(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(202, await resendDelivery(ctx, { id: params.id })),
   }),
 ];

@@ -1,7 +1,7 @@
 import { listOf } from '@/server/api/schemas/common';
-import { EventEnvelope, EventListQuery, EventTypeList } from '@/server/api/schemas/events';
 import { EVENT_TYPES } from '@/server/events/catalog';
 import { getEvent, listEvents } from '@/server/events/list-events';
+import { EventEnvelope, EventListQuery, EventTypeList } from '@/server/events/schemas';
 import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Events';
@@ -27,7 +27,7 @@ export const eventRoutes = [
     summary: "The tenant's events, newest first",
     query: EventListQuery,
     responses: { 200: { description: 'One page', schema: listOf(EventEnvelope, 'EventList') } },
-    handler: async ({ db, tenantId, query }) => json(200, await listEvents(db, tenantId, query)),
+    handler: async ({ ctx, query }) => json(200, await listEvents(ctx, query)),
   }),
   tenantRoute({
     method: 'GET',
@@ -38,6 +38,6 @@ export const eventRoutes = [
     summary: 'One event envelope, as delivered',
     responses: { 200: { description: 'The event', schema: EventEnvelope } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) => json(200, await getEvent(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await getEvent(ctx, { id: params.id })),
   }),
 ];

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { json, publicRoute } from '@/server/http/route';
 
 /** Serves the OpenAPI document; the route table is passed in to avoid an import cycle. */
-export function metaRoutes(document: () => unknown) {
+export function metaRoutes(document: () => Record<string, unknown>) {
   return [
     publicRoute({
       method: 'GET',
@@ -9,7 +10,9 @@ export function metaRoutes(document: () => unknown) {
       operationId: 'getOpenApiDocument',
       tag: 'Meta',
       summary: 'This OpenAPI 3.1 document (public, no credentials)',
-      responses: { 200: { description: 'The document' } },
+      responses: {
+        200: { description: 'The document', schema: z.record(z.string(), z.unknown()) },
+      },
       handler: async () => json(200, document()),
     }),
   ];

@@ -1,15 +1,15 @@
 import { listOf } from '@/server/api/schemas/common';
-import {
-  CreatePaymentBody,
-  Payment,
-  PaymentListQuery,
-  SucceedPaymentBody,
-} from '@/server/api/schemas/payments';
 import { createPayment } from '@/server/domain/payments/create-payment';
 import { failPayment } from '@/server/domain/payments/fail-payment';
 import { getPayment } from '@/server/domain/payments/get-payment';
 import { listPayments } from '@/server/domain/payments/list-payments';
 import { refundPayment } from '@/server/domain/payments/refund-payment';
+import {
+  CreatePaymentInput,
+  Payment,
+  PaymentListQuery,
+  SucceedPaymentInput,
+} from '@/server/domain/payments/schemas';
 import { succeedPayment } from '@/server/domain/payments/succeed-payment';
 import { json, tenantRoute } from '@/server/http/route';
 
@@ -27,7 +27,7 @@ export const paymentRoutes = [
     description: 'Filters: status, booking_id.',
     query: PaymentListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Payment, 'PaymentList') } },
-    handler: async ({ db, query }) => json(200, await listPayments(db, query)),
+    handler: async ({ ctx, query }) => json(200, await listPayments(ctx, query)),
   }),
   tenantRoute({
     method: 'POST',
@@ -38,9 +38,9 @@ export const paymentRoutes = [
     summary: 'Record a payment (starts pending)',
     description:
       'amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must be a booking of this tenant (422). Emits payment.created.',
-    body: CreatePaymentBody,
+    body: CreatePaymentInput,
     responses: { 201: { description: 'Created', schema: Payment } },
-    handler: async ({ db, tenantId, body }) => json(201, await createPayment(db, tenantId, body)),
+    handler: async ({ ctx, body }) => json(201, await createPayment(ctx, body)),
   }),
   tenantRoute({
     method: 'GET',
@@ -50,7 +50,7 @@ export const paymentRoutes = [
     role: 'agent',
     summary: 'Read a payment',
     responses: { 200: { description: 'The payment', schema: Payment } },
-    handler: async ({ db, tenantId, params }) => json(200, await getPayment(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await getPayment(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -60,10 +60,10 @@ export const paymentRoutes = [
     role: 'admin',
     summary: 'Mark a pending payment as succeeded',
     description: `Emits payment.succeeded. ${STATES}`,
-    body: SucceedPaymentBody,
+    body: SucceedPaymentInput,
     responses: { 200: { description: 'The payment', schema: Payment } },
-    handler: async ({ db, tenantId, params, body }) =>
-      json(200, await succeedPayment(db, tenantId, { id: params.id, providerRef: body.provider_ref })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await succeedPayment(ctx, { id: params.id, providerRef: body.provider_ref })),
   }),
   tenantRoute({
     method: 'POST',
@@ -74,8 +74,7 @@ export const paymentRoutes = [
     summary: 'Mark a pending payment as failed',
     description: `Emits payment.failed. ${STATES}`,
     responses: { 200: { description: 'The payment', schema: Payment } },
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await failPayment(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await failPayment(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -86,7 +85,6 @@ export const paymentRoutes = [
     summary: 'Refund a succeeded payment in full',
     description: `Emits payment.refunded. ${STATES}`,
     responses: { 200: { description: 'The payment', schema: Payment } },
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await refundPayment(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await refundPayment(ctx, { id: params.id })),
   }),
 ];

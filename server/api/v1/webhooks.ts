@@ -1,15 +1,4 @@
-import { ListQuery, listOf } from '@/server/api/schemas/common';
-import {
-  CreateWebhookBody,
-  Delivery,
-  DeliveryListQuery,
-  TestEventResult,
-  UpdateWebhookBody,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-  WebhookSecret,
-} from '@/server/api/schemas/webhooks';
-import { json, noContent, tenantRoute } from '@/server/http/route';
+import { listOf } from '@/server/api/schemas/common';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -19,7 +8,19 @@ import {
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
-} from '@/server/webhooks';
+} from '@/server/domain/webhooks';
+import {
+  CreateWebhookInput,
+  Delivery,
+  DeliveryListQuery,
+  TestEventResult,
+  UpdateWebhookInput,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookSecret,
+} from '@/server/domain/webhooks/schemas';
+import { json, noContent, tenantRoute } from '@/server/http/route';
+import { ListQuery } from '@/server/lib/schemas';
 
 const tag = 'Webhooks';
 
@@ -33,9 +34,9 @@ export const webhookRoutes = [
     summary: 'Register a webhook endpoint (the signing secret is shown once)',
     description:
       'The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*) or catalog types.',
-    body: CreateWebhookBody,
+    body: CreateWebhookInput,
     responses: { 201: { description: 'Created, with webhook_secret', schema: WebhookEndpointWithSecret } },
-    handler: async ({ db, tenantId, body }) => json(201, await createEndpoint(db, tenantId, body)),
+    handler: async ({ ctx, body }) => json(201, await createEndpoint(ctx, body)),
   }),
   tenantRoute({
     method: 'GET',
@@ -48,7 +49,7 @@ export const webhookRoutes = [
     responses: {
       200: { description: 'One page, newest first', schema: listOf(WebhookEndpoint, 'WebhookEndpointList') },
     },
-    handler: async ({ db, tenantId, query }) => json(200, await listEndpoints(db, tenantId, query)),
+    handler: async ({ ctx, query }) => json(200, await listEndpoints(ctx, query)),
   }),
   tenantRoute({
     method: 'GET',
@@ -59,8 +60,7 @@ export const webhookRoutes = [
     summary: 'Read a webhook endpoint',
     responses: { 200: { description: 'The endpoint', schema: WebhookEndpoint } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await getEndpoint(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await getEndpoint(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'PATCH',
@@ -71,11 +71,11 @@ export const webhookRoutes = [
     summary: 'Change url, events, description or is_active',
     description:
       'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed).',
-    body: UpdateWebhookBody,
+    body: UpdateWebhookInput,
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpoint } },
     errors: [404],
-    handler: async ({ db, tenantId, params, body }) =>
-      json(200, await updateEndpoint(db, tenantId, { ...body, id: params.id })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await updateEndpoint(ctx, { ...body, id: params.id })),
   }),
   tenantRoute({
     method: 'DELETE',
@@ -86,8 +86,8 @@ export const webhookRoutes = [
     summary: 'Delete a webhook endpoint and its delivery log',
     responses: { 204: { description: 'Deleted' } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) => {
-      await deleteEndpoint(db, tenantId, { id: params.id });
+    handler: async ({ ctx, params }) => {
+      await deleteEndpoint(ctx, { id: params.id });
       return noContent();
     },
   }),
@@ -100,8 +100,7 @@ export const webhookRoutes = [
     summary: 'Replace the signing secret; both secrets sign for the next 24 h',
     responses: { 200: { description: 'The new secret (shown once)', schema: WebhookSecret } },
     errors: [404],
-    handler: async ({ db, tenantId, params }) =>
-      json(200, await rotateSecret(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(200, await rotateSecret(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'POST',
@@ -114,8 +113,7 @@ export const webhookRoutes = [
       'Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive when disabled.',
     responses: { 202: { description: 'Queued', schema: TestEventResult } },
     errors: [404, 409],
-    handler: async ({ db, tenantId, params }) =>
-      json(202, await sendTestEvent(db, tenantId, { id: params.id })),
+    handler: async ({ ctx, params }) => json(202, await sendTestEvent(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'GET',
@@ -127,7 +125,7 @@ export const webhookRoutes = [
     query: DeliveryListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Delivery, 'DeliveryList') } },
     errors: [404],
-    handler: async ({ db, tenantId, params, query }) =>
-      json(200, await listDeliveries(db, tenantId, { ...query, endpointId: params.id })),
+    handler: async ({ ctx, params, query }) =>
+      json(200, await listDeliveries(ctx, { ...query, endpointId: params.id })),
   }),
 ];

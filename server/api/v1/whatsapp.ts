@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { settings } from '@/server/config/settings';
-import { ApiError, Errors } from '@/server/http/errors';
+import { HttpErrors } from '@/server/http/errors';
 import { json, publicRoute } from '@/server/http/route';
-import { validate } from '@/server/http/validation';
+import { AppError, Errors } from '@/server/lib/errors';
+import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { constantTimeEqual } from '@/server/security/hashing';
 import { WebhookPayload } from '@/server/whatsapp/payload';
@@ -51,11 +52,7 @@ export const whatsappRoutes = [
         given !== undefined &&
         constantTimeEqual(given, expected);
       if (!ok || query['hub.challenge'] === undefined) throw Errors.forbidden('Verification token mismatch');
-      return {
-        status: 200,
-        body: query['hub.challenge'],
-        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-      };
+      return json(200, query['hub.challenge'], { 'Content-Type': 'text/plain; charset=utf-8' });
     },
   }),
   publicRoute({
@@ -73,24 +70,16 @@ export const whatsappRoutes = [
       const secret = settings().WHATSAPP_APP_SECRET;
       if (!secret) {
         logger().error('WhatsApp webhook called but WHATSAPP_APP_SECRET is not set');
-        throw new ApiError(
-          503,
-          'whatsapp_not_configured',
-          'Inbound WhatsApp is not configured on this server',
-        );
+        throw new AppError('whatsapp_not_configured', 'Inbound WhatsApp is not configured on this server');
       }
       if (!isValidHubSignature(rawBody, request.headers.get('x-hub-signature-256'), secret)) {
-        throw new ApiError(
-          401,
-          'invalid_signature',
-          'X-Hub-Signature-256 is missing or does not match the body',
-        );
+        throw new AppError('invalid_signature', 'X-Hub-Signature-256 is missing or does not match the body');
       }
       let parsed: unknown;
       try {
         parsed = JSON.parse(rawBody);
       } catch {
-        throw Errors.invalidJson();
+        throw HttpErrors.invalidJson();
       }
       const payload = validate(WebhookPayload, parsed);
       if (payload.object !== 'whatsapp_business_account') {

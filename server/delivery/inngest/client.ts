@@ -1,9 +1,7 @@
+// The Inngest client (DELIVERY_ENGINE=inngest). Keys and dev mode come from INNGEST_EVENT_KEY,
+// INNGEST_SIGNING_KEY and INNGEST_DEV, which the SDK reads itself.
 import { Inngest } from 'inngest';
 
-/**
- * The Inngest client (DELIVERY_ENGINE=inngest). Keys and dev mode come from INNGEST_EVENT_KEY,
- * INNGEST_SIGNING_KEY and INNGEST_DEV, which the SDK reads itself.
- */
 export const inngest = new Inngest({ id: 'switchboard' });
 
 export const DELIVERY_REQUESTED = 'switchboard/delivery.requested';

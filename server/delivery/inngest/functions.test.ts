@@ -3,8 +3,9 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { createEndpoint, resendDelivery } from '@/server/domain/webhooks';
 import { recordEvent } from '@/server/events/record';
-import { createEndpoint, resendDelivery } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { type Receiver, startReceiver } from '@/test/webhook-receiver';
 import { DELIVERY_REQUESTED } from './client';
@@ -32,7 +33,10 @@ async function setUp(respond: Parameters<typeof startReceiver>[0]) {
   const hook = await startReceiver(respond);
   receivers.push(hook);
   const db = forTenant(tenant.tenantId);
-  const endpoint = await createEndpoint(db, tenant.tenantId, { url: hook.url, events: ['booking.*'] });
+  const endpoint = await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
+    url: hook.url,
+    events: ['booking.*'],
+  });
   const event = await db.$transaction((tx) =>
     recordEvent(tx, {
       tenantId: tenant.tenantId,
@@ -152,7 +156,7 @@ describe('outbox relay and sweep', () => {
   it('relays a resend: the resend re-opens the event, whose new delivery is then requested', async () => {
     const { delivery, event, db } = await setUp(() => ({ status: 200 }));
     await relayOutbox(async () => {});
-    const resent = await resendDelivery(db, tenant.tenantId, { id: delivery.id });
+    const resent = await resendDelivery(operationContext(tenant.tenantId, SYSTEM_ACTOR), { id: delivery.id });
     expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).toBeNull();
     const sent: Array<{ id: string; data: { eventId: string } }> = [];
     await relayOutbox(async (requests) => {

@@ -1,13 +1,11 @@
+// The delivery workflow on Inngest: one step per attempt (it signs afresh and sends), a durable
+// sleep of the next WEBHOOK_RETRY_WAITS entry between attempts, at most 1 + retries attempts. Step
+// ids are stable (`attempt-N`, `wait-N`) so a replay resumes where it stopped. Concurrency is keyed
+// per endpoint so one slow receiver cannot hold every slot.
 import { maxAttempts, runAttempt, waitAfter } from '@/server/delivery/attempt';
 import { DELIVERY_REQUESTED, type DeliveryRequested, inngest } from './client';
 import { findUndispatched, markDispatched } from './relay';
 
-/**
- * The delivery workflow on Inngest: one step per attempt (it signs afresh and sends), a durable
- * sleep of the next WEBHOOK_RETRY_WAITS entry between attempts, at most 1 + retries attempts.
- * Step ids are stable (`attempt-N`, `wait-N`) so a replay resumes where it stopped. Concurrency
- * is keyed per endpoint so one slow receiver cannot hold every slot.
- */
 export const deliverWebhook = inngest.createFunction(
   {
     id: 'deliver-webhook',

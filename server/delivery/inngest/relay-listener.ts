@@ -1,3 +1,6 @@
+// In a long-running server, relays the outbox to Inngest right after each commit: the outbox
+// transaction NOTIFYs (delivered only on commit) and this listener runs a relay pass. On serverless
+// hosts the Inngest cron sweep does the same job once a minute.
 import pg from 'pg';
 import { databaseUrl } from '@/server/db/client';
 import { logger } from '@/server/log';
@@ -5,11 +8,6 @@ import { inngest } from './client';
 import { OUTBOX_CHANNEL } from './engine';
 import { relayOutbox } from './relay';
 
-/**
- * In a long-running server, relays the outbox to Inngest right after each commit: the outbox
- * transaction NOTIFYs (delivered only on commit) and this listener runs a relay pass. On
- * serverless hosts the Inngest cron sweep does the same job once a minute.
- */
 const RETRY_EVERY_MS = 30_000;
 
 export async function startRelayListener(): Promise<{ stop(): Promise<void> }> {

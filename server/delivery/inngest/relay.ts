@@ -1,15 +1,13 @@
+// The outbox relay for the Inngest engine: events committed with `dispatched_at` empty get one
+// `switchboard/delivery.requested` per never-attempted delivery, then are marked dispatched. Run
+// after commit (the NOTIFY listener in relay-listener.ts) and by the periodic sweep (functions.ts),
+// so a crash between commit and send strands nothing. Inngest deduplicates by event id (= delivery
+// id), so the two racing, or a crash after sending and before marking, cannot start a delivery
+// twice. Cross-tenant by design: it reads every tenant's outbox.
 import { db } from '@/server/db/client';
 import { logger } from '@/server/log';
 import { DELIVERY_REQUESTED, type DeliveryRequested } from './client';
 
-/**
- * The outbox relay for the Inngest engine: events committed with `dispatched_at` empty get one
- * `switchboard/delivery.requested` per never-attempted delivery, then are marked dispatched.
- * Run after commit (the NOTIFY listener in relay-listener.ts) and by the periodic sweep
- * (functions.ts), so a crash between commit and send strands nothing. Inngest deduplicates by
- * event id (= delivery id), so the two racing, or a crash after sending and before marking,
- * cannot start a delivery twice. Cross-tenant by design: it reads every tenant's outbox.
- */
 export interface OutboxBatch {
   eventIds: string[];
   requests: DeliveryRequested[];

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import type { AttemptJob, AttemptRecord } from '@/server/delivery/attempt';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { createEndpoint } from '@/server/domain/webhooks';
 import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
-import { createEndpoint } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { batched, batchedAttemptRecorder } from './attempt-store';
 
@@ -23,7 +24,10 @@ afterAll(() => pool.end());
 
 async function newDeliveries(count: number, type: EventType): Promise<AttemptJob[]> {
   const db = forTenant(tenant.tenantId);
-  await createEndpoint(db, tenant.tenantId, { url: 'http://127.0.0.1:9/hook', events: [type] });
+  await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
+    url: 'http://127.0.0.1:9/hook',
+    events: [type],
+  });
   for (let i = 0; i < count; i++) {
     await db.$transaction((tx) =>
       recordEvent(tx, { tenantId: tenant.tenantId, type, object: { id: `o${i}` } }),

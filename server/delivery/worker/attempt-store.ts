@@ -1,13 +1,11 @@
+// The worker's attempt records. Records that arrive while one is being written go together in the
+// next statement: one commit and one WAL flush for all of them (group commit, done by the caller).
+// The statement runs on the worker's own `pg` pool as a named statement (parsed and planned once
+// per connection). Each record keeps its own rules: the attempt row is unique per (delivery,
+// number), and only a new row moves its still-pending delivery (ending the worker's claim on it).
 import type pg from 'pg';
 import type { AttemptRecord } from '@/server/delivery/attempt';
 
-/**
- * The worker's attempt records. Records that arrive while one is being written go together in the
- * next statement: one commit and one WAL flush for all of them (group commit, done by the caller).
- * The statement runs on the worker's own `pg` pool as a named statement (parsed and planned once
- * per connection). Each record keeps its own rules: the attempt row is unique per (delivery,
- * number), and only a new row moves its still-pending delivery (ending the worker's claim on it).
- */
 const RECORD = `with input as (
     select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text, attempt_number int,
       started_at timestamptz, succeeded boolean, response_status int, latency_ms int, response_excerpt text, error text,

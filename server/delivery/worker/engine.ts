@@ -1,10 +1,8 @@
+// Worker engine hand-over: the delivery rows written in the outbox transaction are the jobs, due at
+// once (`next_attempt_at` = now); a NOTIFY wakes the workers when that transaction commits.
 import type { DeliveryEngine } from '@/server/delivery/engine';
 import { notifyWorkersSql } from './queue';
 
-/**
- * Worker engine hand-over: the delivery rows written in the outbox transaction are the jobs, due
- * at once (`next_attempt_at` = now); a NOTIFY wakes the workers when that transaction commits.
- */
 export const workerEngine: DeliveryEngine = {
   name: 'worker',
   transactional: true,

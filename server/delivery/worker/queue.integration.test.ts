@@ -2,8 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { createEndpoint } from '@/server/domain/webhooks';
 import { recordEvent } from '@/server/events/record';
-import { createEndpoint } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { eventually, type Receiver, startReceiver } from '@/test/webhook-receiver';
 import { CLAIM_SQL, claimLeaseMs, RELEASE_SQL } from './queue';
@@ -48,7 +49,7 @@ const claim = async (limit: number, leaseMs = 60_000, client: pg.Pool | pg.PoolC
 
 describe('claims', () => {
   it('take due pending deliveries oldest first, with what the attempt needs, and never twice', async () => {
-    const endpoint = await createEndpoint(forTenant(tenant.tenantId), tenant.tenantId, {
+    const endpoint = await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
       url: hook.url,
       events: ['booking.confirmed'],
     });
@@ -78,7 +79,7 @@ describe('claims', () => {
       where: { status: 'pending' },
       data: { status: 'failed' },
     });
-    await createEndpoint(forTenant(tenant.tenantId), tenant.tenantId, {
+    await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
       url: hook.url,
       events: ['booking.confirmed'],
     });

@@ -1,13 +1,11 @@
+// The worker engine's queue is the deliveries table itself: a pending delivery whose
+// `next_attempt_at` has come is due. Workers claim due deliveries with SKIP LOCKED, so any number
+// of processes share one database; a claim holds its delivery until `locked_until`, and recording
+// the attempt ends it. A claim of a process that died simply lapses, so its deliveries run again
+// (at least once, never lost) without any heartbeat or unlock step.
 import { Prisma } from '@/server/db/generated/client';
 import { DELIVERY_JOINS, LOADED_DELIVERY_COLUMNS } from '@/server/delivery/delivery-sql';
 
-/**
- * The worker engine's queue is the deliveries table itself: a pending delivery whose
- * `next_attempt_at` has come is due. Workers claim due deliveries with SKIP LOCKED, so any number
- * of processes share one database; a claim holds its delivery until `locked_until`, and recording
- * the attempt ends it. A claim of a process that died simply lapses, so its deliveries run again
- * (at least once, never lost) without any heartbeat or unlock step.
- */
 export const DELIVERY_CHANNEL = 'switchboard_deliveries';
 
 /** Wakes the workers when the transaction commits (NOTIFY is transactional and de-duplicated per transaction). */

@@ -1,3 +1,8 @@
+// The in-process worker engine. It claims due deliveries in batches (worker/queue.ts) and runs at
+// most `concurrency` attempts at once. A NOTIFY from the outbox transaction wakes it as soon as new
+// deliveries commit; polling every `pollIntervalMs` finds retries as they fall due (and keeps it
+// working while the listening connection is down). Several processes may run it against one
+// database: SKIP LOCKED keeps their claims apart.
 import pg from 'pg';
 import { settings } from '@/server/config/settings';
 import { databaseUrl } from '@/server/db/client';
@@ -6,13 +11,6 @@ import { logger } from '@/server/log';
 import { batchedAttemptRecorder } from './attempt-store';
 import { CLAIM_MARGIN_MS, CLAIM_SQL, claimLeaseMs, DELIVERY_CHANNEL, RELEASE_SQL } from './queue';
 
-/**
- * The in-process worker engine. It claims due deliveries in batches (worker/queue.ts) and runs
- * at most `concurrency` attempts at once. A NOTIFY from the outbox transaction wakes it as soon as
- * new deliveries commit; polling every `pollIntervalMs` finds retries as they fall due (and keeps
- * it working while the listening connection is down). Several processes may run it against one
- * database: SKIP LOCKED keeps their claims apart.
- */
 export interface DeliveryWorker {
   stop(): Promise<void>;
 }

@@ -1,9 +1,9 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionBooking } from './transition';
 
 /** pending | confirmed → cancelled, keeping the reason; emits booking.cancelled. */
-export function cancelBooking(db: TenantDb, tenantId: string, input: { id: string; reason?: string | null }) {
-  return transitionBooking(db, tenantId, {
+export function cancelBooking(ctx: OperationContext, input: { id: string; reason?: string | null }) {
+  return transitionBooking(ctx, {
     id: input.id,
     to: 'cancelled',
     event: 'booking.cancelled',

@@ -1,7 +1,7 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionBooking } from './transition';
 
 /** confirmed → completed; emits booking.completed. */
-export function completeBooking(db: TenantDb, tenantId: string, input: { id: string }) {
-  return transitionBooking(db, tenantId, { id: input.id, to: 'completed', event: 'booking.completed' });
+export function completeBooking(ctx: OperationContext, input: { id: string }) {
+  return transitionBooking(ctx, { id: input.id, to: 'completed', event: 'booking.completed' });
 }

@@ -1,7 +1,7 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionBooking } from './transition';
 
 /** pending → confirmed; emits booking.confirmed. */
-export function confirmBooking(db: TenantDb, tenantId: string, input: { id: string }) {
-  return transitionBooking(db, tenantId, { id: input.id, to: 'confirmed', event: 'booking.confirmed' });
+export function confirmBooking(ctx: OperationContext, input: { id: string }) {
+  return transitionBooking(ctx, { id: input.id, to: 'confirmed', event: 'booking.confirmed' });
 }

@@ -1,15 +1,13 @@
-import type { z } from 'zod';
-import type { CreateBookingBody } from '@/server/api/schemas/bookings';
 import type { Prisma } from '@/server/db/generated/client';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
+import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
 import { serializeBooking } from './serialize';
 
-export type CreateBookingInput = z.output<typeof CreateBookingBody>;
-
 /** A new booking starts `pending`; emits booking.created. */
-export function createBooking(db: TenantDb, tenantId: string, input: CreateBookingInput) {
+export function createBooking(ctx: OperationContext, input: CreateBookingInput) {
+  const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
     const row = await tx.booking.create({
       data: {

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
-import type { BookingListQuery } from '@/server/api/schemas/bookings';
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { paginate } from '@/server/http/pagination';
+import { paginate } from '@/server/db/pagination';
+import type { BookingListQuery } from '@/server/domain/bookings/schemas';
+import type { OperationContext } from '@/server/domain/context';
 import { serializeBooking } from './serialize';
 
-export function listBookings(db: TenantDb, query: z.output<typeof BookingListQuery>) {
+export function listBookings(ctx: OperationContext, query: z.output<typeof BookingListQuery>) {
+  const { db } = ctx;
   const startAt = {
     ...(query.from ? { gte: new Date(query.from) } : {}),
     ...(query.to ? { lt: new Date(query.to) } : {}),

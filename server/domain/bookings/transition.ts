@@ -1,8 +1,8 @@
 import type { BookingStatus } from '@/server/db/generated/enums';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 import { type BookingResource, serializeBooking } from './serialize';
 
 /**
@@ -22,8 +22,7 @@ export const FINAL_BOOKING_STATES: BookingStatus[] = ['cancelled', 'completed'];
  * guard: of two concurrent transitions only one finds the booking still in an allowed state.
  */
 export function transitionBooking(
-  db: TenantDb,
-  tenantId: string,
+  ctx: OperationContext,
   input: {
     id: string;
     to: keyof typeof BOOKING_TRANSITIONS;
@@ -31,6 +30,7 @@ export function transitionBooking(
     cancellationReason?: string | null;
   },
 ): Promise<BookingResource> {
+  const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
     const [row] = await tx.booking.updateManyAndReturn({
       where: { id: input.id, status: { in: BOOKING_TRANSITIONS[input.to] } },

@@ -1,13 +1,10 @@
-import type { z } from 'zod';
-import type { UpdateBookingBody } from '@/server/api/schemas/bookings';
 import { Prisma } from '@/server/db/generated/client';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { UpdateBookingInput } from '@/server/domain/bookings/schemas';
+import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
-import { ApiError, Errors } from '@/server/http/errors';
+import { AppError, Errors } from '@/server/lib/errors';
 import { serializeBooking } from './serialize';
 import { FINAL_BOOKING_STATES } from './transition';
-
-export type UpdateBookingInput = z.output<typeof UpdateBookingBody>;
 
 const ATTEMPTS = 3;
 
@@ -17,10 +14,10 @@ const ATTEMPTS = 3;
  * catalog has no generic update event). A cancelled or completed booking answers 409.
  */
 export async function updateBooking(
-  db: TenantDb,
-  tenantId: string,
+  ctx: OperationContext,
   input: { id: string; changes: UpdateBookingInput },
 ) {
+  const { db, tenantId } = ctx;
   const { changes } = input;
   for (let attempt = 1; ; attempt++) {
     const outcome = await db.$transaction(async (tx) => {
@@ -72,11 +69,7 @@ export async function updateBooking(
     });
     if (outcome) return outcome;
     if (attempt >= ATTEMPTS) {
-      throw new ApiError(
-        409,
-        'concurrent_update',
-        'The booking changed while this update ran; retry the request',
-      );
+      throw new AppError('concurrent_update', 'The booking changed while this update ran; retry the request');
     }
   }
 }

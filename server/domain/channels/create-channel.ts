@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { CreateChannelBody } from '@/server/api/schemas/channels';
 import { Prisma } from '@/server/db/generated/client';
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { Errors } from '@/server/http/errors';
+import type { CreateChannelInput } from '@/server/domain/channels/schemas';
+import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { encryptSecret } from '@/server/security/secret-box';
 import { serializeChannel } from './serialize';
@@ -11,11 +11,8 @@ import { serializeChannel } from './serialize';
  * Registers a tenant's WhatsApp number. The access token is encrypted at rest. A phone_number_id
  * routes inbound traffic to exactly one tenant, so it is unique across tenants (409).
  */
-export async function createChannel(
-  db: TenantDb,
-  tenantId: string,
-  input: z.output<typeof CreateChannelBody>,
-) {
+export async function createChannel(ctx: OperationContext, input: z.output<typeof CreateChannelInput>) {
+  const { db, tenantId } = ctx;
   try {
     const row = await db.channel.create({
       data: {

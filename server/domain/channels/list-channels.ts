@@ -1,8 +1,9 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { paginate } from '@/server/http/pagination';
+import { paginate } from '@/server/db/pagination';
+import type { OperationContext } from '@/server/domain/context';
 import { serializeChannel } from './serialize';
 
-export function listChannels(db: TenantDb, query: { limit: number; cursor?: string }) {
+export function listChannels(ctx: OperationContext, query: { limit: number; cursor?: string }) {
+  const { db } = ctx;
   return paginate(
     query,
     ({ after, take }) => db.channel.findMany({ where: { ...after }, orderBy: { id: 'desc' }, take }),

@@ -1,14 +1,13 @@
+// Outbound status only moves forward: queued → sent → delivered → read, and failed is final (a
+// delivered or read message cannot fail afterwards). The allowed-from set is the guard of a
+// conditional update, so a late, repeated or out-of-order receipt matches nothing: no change, no
+// event.
 import type { MessageStatus } from '@/server/db/generated/enums';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
 import { serializeMessage } from './serialize';
 
-/**
- * Outbound status only moves forward: queued → sent → delivered → read, and failed is final (a
- * delivered or read message cannot fail afterwards). The allowed-from set is the guard of a
- * conditional update, so a late, repeated or out-of-order receipt matches nothing: no change, no event.
- */
 const RECEIPTS = {
   sent: { from: ['queued'], event: 'conversation.message.sent' },
   delivered: { from: ['queued', 'sent'], event: 'conversation.message.delivered' },
@@ -23,10 +22,10 @@ export function isReceiptStatus(value: string): value is ReceiptStatus {
 }
 
 export async function applyReceipt(
-  db: TenantDb,
-  tenantId: string,
+  ctx: OperationContext,
   input: { externalId: string; status: ReceiptStatus; failureReason?: string | null },
 ): Promise<{ changed: boolean }> {
+  const { db, tenantId } = ctx;
   const rule = RECEIPTS[input.status];
   return db.$transaction(async (tx) => {
     const [row] = await tx.message.updateManyAndReturn({

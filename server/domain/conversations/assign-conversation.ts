@@ -1,5 +1,5 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { Errors } from '@/server/http/errors';
+import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
 import { transitionConversation } from './transition';
 
 /**
@@ -7,7 +7,8 @@ import { transitionConversation } from './transition';
  * (`open`, handled_by `human`). Reassigning is allowed; a resolved conversation answers 409.
  * Emits conversation.assigned.
  */
-export function assignConversation(db: TenantDb, tenantId: string, input: { id: string; userId: string }) {
+export function assignConversation(ctx: OperationContext, input: { id: string; userId: string }) {
+  const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
     const exists = await tx.conversation.findUnique({ where: { id: input.id }, select: { id: true } });
     if (!exists) throw Errors.notFound('Conversation');

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { CreateConversationBody } from '@/server/api/schemas/conversations';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
+import type { CreateConversationInput } from '@/server/domain/conversations/schemas';
 import { recordEvent } from '@/server/events/record';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { serializeConversation } from './serialize';
 
@@ -11,11 +11,8 @@ import { serializeConversation } from './serialize';
  * conversation needs one of the tenant's WhatsApp channels and the contact's phone number;
  * web and sms conversations have no registered sender here. Emits conversation.created.
  */
-export function createConversation(
-  db: TenantDb,
-  tenantId: string,
-  input: z.output<typeof CreateConversationBody>,
-) {
+export function createConversation(ctx: OperationContext, input: z.output<typeof CreateConversationInput>) {
+  const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
     if (input.channel === 'whatsapp') {
       const problems = [];

@@ -1,14 +1,12 @@
+// An outbound message is stored `queued` before the provider is called (send-message.ts). If the
+// process dies in between, nothing would ever finish it; this marks such messages `failed` (and
+// emits conversation.message.failed) once they are older than any send could take. Whether the
+// provider got the message is unknown, and the reason says so.
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { recordEvent } from '@/server/events/record';
 import { serializeMessage } from './serialize';
 
-/**
- * An outbound message is stored `queued` before the provider is called (send-message.ts). If the
- * process dies in between, nothing would ever finish it; this marks such messages `failed` (and
- * emits conversation.message.failed) once they are older than any send could take. Whether the
- * provider got the message is unknown, and the reason says so.
- */
 export const INTERRUPTED_AFTER_MS = 5 * 60 * 1000; // the Graph API call gives up after 10 s
 export const INTERRUPTED_REASON =
   'Sending was interrupted before the provider answered (the service stopped); the message may not have been delivered';

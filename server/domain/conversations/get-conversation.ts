@@ -1,8 +1,9 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { Errors } from '@/server/http/errors';
+import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
 import { serializeConversation } from './serialize';
 
-export async function getConversation(db: TenantDb, _tenantId: string, input: { id: string }) {
+export async function getConversation(ctx: OperationContext, input: { id: string }) {
+  const { db } = ctx;
   const row = await db.conversation.findUnique({ where: { id: input.id } });
   if (!row) throw Errors.notFound('Conversation');
   return serializeConversation(row);

@@ -1,4 +1,4 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
 
 /**
@@ -7,10 +7,10 @@ import { transitionConversation } from './transition';
  * Emits conversation.handoff.requested.
  */
 export function handoffConversation(
-  db: TenantDb,
-  tenantId: string,
+  ctx: OperationContext,
   input: { id: string; reason: string; summary?: string | null },
 ) {
+  const { db, tenantId } = ctx;
   return db.$transaction((tx) =>
     transitionConversation(tx, tenantId, {
       id: input.id,

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { ConversationListQuery } from '@/server/api/schemas/conversations';
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { paginate } from '@/server/http/pagination';
+import { paginate } from '@/server/db/pagination';
+import type { OperationContext } from '@/server/domain/context';
+import type { ConversationListQuery } from '@/server/domain/conversations/schemas';
 import { serializeConversation } from './serialize';
 
 /** Newest first. The hand-off queue is `status: 'pending_human'`. */
-export function listConversations(db: TenantDb, query: z.output<typeof ConversationListQuery>) {
+export function listConversations(ctx: OperationContext, query: z.output<typeof ConversationListQuery>) {
+  const { db } = ctx;
   return paginate(
     query,
     ({ after, take }) =>

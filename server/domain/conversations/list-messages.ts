@@ -1,14 +1,14 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { Errors } from '@/server/http/errors';
-import { paginate } from '@/server/http/pagination';
+import { paginate } from '@/server/db/pagination';
+import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
 import { serializeMessage } from './serialize';
 
 /** A conversation's messages, newest first. */
 export async function listMessages(
-  db: TenantDb,
-  _tenantId: string,
+  ctx: OperationContext,
   input: { id: string; limit: number; cursor?: string },
 ) {
+  const { db } = ctx;
   const conversation = await db.conversation.findUnique({ where: { id: input.id }, select: { id: true } });
   if (!conversation) throw Errors.notFound('Conversation');
   return paginate(

@@ -1,4 +1,4 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
 import { serializeConversation, serializeMessage } from './serialize';
@@ -21,13 +21,13 @@ export interface InboundMessageInput {
  * A message id seen before is a provider retry: nothing is stored or emitted twice.
  */
 export async function receiveMessage(
-  db: TenantDb,
-  tenantId: string,
+  ctx: OperationContext,
   input: InboundMessageInput,
 ): Promise<
   | { duplicate: true }
   | { duplicate: false; conversationId: string; messageId: string; createdConversation: boolean }
 > {
+  const { db, tenantId } = ctx;
   const seen = await db.message.findFirst({ where: { externalId: input.externalId }, select: { id: true } });
   if (seen) return { duplicate: true };
   try {

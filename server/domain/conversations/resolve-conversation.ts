@@ -1,8 +1,9 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
 
 /** open | pending_human → resolved; emits conversation.resolved. A new inbound message reopens it. */
-export function resolveConversation(db: TenantDb, tenantId: string, input: { id: string }) {
+export function resolveConversation(ctx: OperationContext, input: { id: string }) {
+  const { db, tenantId } = ctx;
   return db.$transaction((tx) =>
     transitionConversation(tx, tenantId, {
       id: input.id,

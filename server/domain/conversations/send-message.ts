@@ -1,7 +1,7 @@
 import type { Conversation } from '@/server/db/generated/client';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
 import { decryptSecret } from '@/server/security/secret-box';
@@ -14,7 +14,8 @@ import { serializeMessage } from './serialize';
  * with the reason (provider error, timeout, or no configured sender); never silently dropped.
  * Emits conversation.message.sent or conversation.message.failed.
  */
-export async function sendMessage(db: TenantDb, tenantId: string, input: { id: string; text: string }) {
+export async function sendMessage(ctx: OperationContext, input: { id: string; text: string }) {
+  const { db, tenantId } = ctx;
   const { conversation, message } = await db.$transaction(async (tx) => {
     const conversation = await tx.conversation.findUnique({ where: { id: input.id } });
     if (!conversation) throw Errors.notFound('Conversation');
@@ -59,7 +60,11 @@ export async function sendMessage(db: TenantDb, tenantId: string, input: { id: s
   });
 }
 
-async function deliver(db: TenantDb, conversation: Conversation, text: string): Promise<SendResult> {
+async function deliver(
+  db: OperationContext['db'],
+  conversation: Conversation,
+  text: string,
+): Promise<SendResult> {
   if (conversation.channel !== 'whatsapp') {
     return { ok: false, reason: `No sender is configured for ${conversation.channel} conversations` };
   }

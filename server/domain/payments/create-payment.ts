@@ -1,15 +1,13 @@
-import type { z } from 'zod';
-import type { CreatePaymentBody } from '@/server/api/schemas/payments';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
+import type { CreatePaymentInput } from '@/server/domain/payments/schemas';
 import { recordEvent } from '@/server/events/record';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { serializePayment } from './serialize';
 
-export type CreatePaymentInput = z.output<typeof CreatePaymentBody>;
-
 /** A new payment starts `pending`; emits payment.created. booking_id must name a booking of this tenant. */
-export function createPayment(db: TenantDb, tenantId: string, input: CreatePaymentInput) {
+export function createPayment(ctx: OperationContext, input: CreatePaymentInput) {
+  const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
     if (input.booking_id) {
       const booking = await tx.booking.findUnique({ where: { id: input.booking_id }, select: { id: true } });

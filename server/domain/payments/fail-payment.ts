@@ -1,7 +1,7 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionPayment } from './transition';
 
 /** pending → failed; emits payment.failed. */
-export function failPayment(db: TenantDb, tenantId: string, input: { id: string }) {
-  return transitionPayment(db, tenantId, { id: input.id, to: 'failed', event: 'payment.failed' });
+export function failPayment(ctx: OperationContext, input: { id: string }) {
+  return transitionPayment(ctx, { id: input.id, to: 'failed', event: 'payment.failed' });
 }

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
-import type { PaymentListQuery } from '@/server/api/schemas/payments';
-import type { TenantDb } from '@/server/db/tenant-scope';
-import { paginate } from '@/server/http/pagination';
+import { paginate } from '@/server/db/pagination';
+import type { OperationContext } from '@/server/domain/context';
+import type { PaymentListQuery } from '@/server/domain/payments/schemas';
 import { serializePayment } from './serialize';
 
-export function listPayments(db: TenantDb, query: z.output<typeof PaymentListQuery>) {
+export function listPayments(ctx: OperationContext, query: z.output<typeof PaymentListQuery>) {
+  const { db } = ctx;
   return paginate(
     query,
     ({ after, take }) =>

@@ -1,7 +1,7 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionPayment } from './transition';
 
 /** succeeded → refunded (in full); emits payment.refunded. */
-export function refundPayment(db: TenantDb, tenantId: string, input: { id: string }) {
-  return transitionPayment(db, tenantId, { id: input.id, to: 'refunded', event: 'payment.refunded' });
+export function refundPayment(ctx: OperationContext, input: { id: string }) {
+  return transitionPayment(ctx, { id: input.id, to: 'refunded', event: 'payment.refunded' });
 }

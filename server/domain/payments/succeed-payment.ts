@@ -1,9 +1,9 @@
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import { transitionPayment } from './transition';
 
 /** pending → succeeded (optionally recording the provider's reference); emits payment.succeeded. */
-export function succeedPayment(db: TenantDb, tenantId: string, input: { id: string; providerRef?: string }) {
-  return transitionPayment(db, tenantId, {
+export function succeedPayment(ctx: OperationContext, input: { id: string; providerRef?: string }) {
+  return transitionPayment(ctx, {
     id: input.id,
     to: 'succeeded',
     event: 'payment.succeeded',

@@ -1,8 +1,8 @@
 import type { PaymentStatus } from '@/server/db/generated/enums';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
 import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
-import { Errors } from '@/server/http/errors';
+import { Errors } from '@/server/lib/errors';
 import { type PaymentResource, serializePayment } from './serialize';
 
 /** pending → succeeded | failed; succeeded → refunded; failed and refunded are final. */
@@ -14,10 +14,10 @@ export const PAYMENT_TRANSITIONS: Record<'succeeded' | 'failed' | 'refunded', Pa
 
 /** Conditional update as the guard (two concurrent changes cannot both win), event in the same transaction. */
 export function transitionPayment(
-  db: TenantDb,
-  tenantId: string,
+  ctx: OperationContext,
   input: { id: string; to: keyof typeof PAYMENT_TRANSITIONS; event: EventType; providerRef?: string },
 ): Promise<PaymentResource> {
+  const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
     const [row] = await tx.payment.updateManyAndReturn({
       where: { id: input.id, status: { in: PAYMENT_TRANSITIONS[input.to] } },

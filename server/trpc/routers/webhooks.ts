@@ -1,7 +1,5 @@
+// Settings > Webhooks: endpoints and their deliveries, through the webhook domain functions.
 import { z } from 'zod';
-import { ListQuery } from '@/server/api/schemas/common';
-import { CreateWebhookBody, DeliveryStatus, UpdateWebhookBody } from '@/server/api/schemas/webhooks';
-import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '@/server/trpc/init';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -13,30 +11,26 @@ import {
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
-} from '@/server/webhooks';
+} from '@/server/domain/webhooks';
+import { CreateWebhookInput, DeliveryStatus, UpdateWebhookInput } from '@/server/domain/webhooks/schemas';
+import { ListQuery } from '@/server/lib/schemas';
+import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '@/server/trpc/init';
 
-/** Settings > Webhooks: endpoints and their deliveries, through the webhook domain functions. */
 export const webhooksRouter = createTRPCRouter({
   list: adminProcedure
     .input(ListQuery.partial().extend(dashboardPage(100)))
-    .query(({ ctx, input }) => listEndpoints(ctx.db, ctx.tenantId, input)),
-  get: adminProcedure.input(IdInput).query(({ ctx, input }) => getEndpoint(ctx.db, ctx.tenantId, input)),
-  create: adminProcedure
-    .input(CreateWebhookBody)
-    .mutation(({ ctx, input }) => createEndpoint(ctx.db, ctx.tenantId, input)),
+    .query(({ ctx, input }) => listEndpoints(ctx, input)),
+  get: adminProcedure.input(IdInput).query(({ ctx, input }) => getEndpoint(ctx, input)),
+  create: adminProcedure.input(CreateWebhookInput).mutation(({ ctx, input }) => createEndpoint(ctx, input)),
   update: adminProcedure
-    .input(IdInput.extend(UpdateWebhookBody.shape))
-    .mutation(({ ctx, input }) => updateEndpoint(ctx.db, ctx.tenantId, input)),
+    .input(IdInput.extend(UpdateWebhookInput.shape))
+    .mutation(({ ctx, input }) => updateEndpoint(ctx, input)),
   delete: adminProcedure.input(IdInput).mutation(async ({ ctx, input }) => {
-    await deleteEndpoint(ctx.db, ctx.tenantId, input);
+    await deleteEndpoint(ctx, input);
     return { id: input.id, deleted: true as const };
   }),
-  rotateSecret: adminProcedure
-    .input(IdInput)
-    .mutation(({ ctx, input }) => rotateSecret(ctx.db, ctx.tenantId, input)),
-  sendTest: adminProcedure
-    .input(IdInput)
-    .mutation(({ ctx, input }) => sendTestEvent(ctx.db, ctx.tenantId, input)),
+  rotateSecret: adminProcedure.input(IdInput).mutation(({ ctx, input }) => rotateSecret(ctx, input)),
+  sendTest: adminProcedure.input(IdInput).mutation(({ ctx, input }) => sendTestEvent(ctx, input)),
   deliveries: adminProcedure
     .input(
       ListQuery.partial()
@@ -47,9 +41,7 @@ export const webhooksRouter = createTRPCRouter({
           status: DeliveryStatus.optional(),
         }),
     )
-    .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.tenantId, input)),
-  delivery: adminProcedure.input(IdInput).query(({ ctx, input }) => getDelivery(ctx.db, ctx.tenantId, input)),
-  resend: adminProcedure
-    .input(IdInput)
-    .mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.tenantId, input)),
+    .query(({ ctx, input }) => listDeliveries(ctx, input)),
+  delivery: adminProcedure.input(IdInput).query(({ ctx, input }) => getDelivery(ctx, input)),
+  resend: adminProcedure.input(IdInput).mutation(({ ctx, input }) => resendDelivery(ctx, input)),
 });

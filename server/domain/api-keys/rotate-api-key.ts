@@ -1,0 +1,24 @@
+import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
+import { issueApiKey } from './issue-api-key';
+import { usableKeys } from './serialize';
+
+/** A new key now; the old one stops at once, or after `grace_seconds` (≤ 24 h). */
+export function rotateApiKey(ctx: OperationContext, input: { id: string; grace_seconds: number }) {
+  return ctx.db.$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { id: input.id, ...usableKeys() } });
+    if (!old) throw Errors.notFound('API key');
+    const revokeAt = new Date(Date.now() + input.grace_seconds * 1000);
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: input.id, ...usableKeys() },
+      data: { revokedAt: revokeAt },
+    });
+    if (count === 0) throw Errors.notFound('API key');
+    const created = await issueApiKey(tx, {
+      tenantId: ctx.tenantId,
+      name: old.name,
+      expiresAt: old.expiresAt,
+    });
+    return { ...created, replaced_key: { id: old.id, revokes_at: revokeAt.toISOString() } };
+  });
+}

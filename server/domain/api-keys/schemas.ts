@@ -1,0 +1,46 @@
+// API keys (CONTRACT §2): inputs the operations accept and the resources they answer.
+import { z } from 'zod';
+import { Timestamp } from '@/server/lib/schemas';
+
+export const CreateApiKeyInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  expires_at: z.iso
+    .datetime({ offset: true, abort: true })
+    .optional()
+    .nullable()
+    .refine((v) => !v || new Date(v).getTime() > Date.now(), 'Must be in the future'),
+});
+export type CreateApiKeyInput = z.output<typeof CreateApiKeyInput>;
+
+export const RotateApiKeyInput = z.object({
+  grace_seconds: z.number().int().min(0).max(86_400).default(0),
+});
+
+export const ApiKey = z.object({
+  id: z.string().meta({ example: 'key_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: Timestamp,
+  expires_at: Timestamp.nullable(),
+  last_used_at: Timestamp.nullable(),
+  revokes_at: Timestamp.nullable().meta({ description: 'When a rotated key stops working (grace period)' }),
+});
+export type ApiKeyResource = z.output<typeof ApiKey>;
+
+export const ApiKeyWithSecret = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  key: z
+    .string()
+    .meta({ description: 'The full key (sk_live_<prefix>_<secret>); shown only in this response' }),
+  created_at: Timestamp,
+  expires_at: Timestamp.nullable(),
+});
+export type ApiKeyWithSecret = z.output<typeof ApiKeyWithSecret>;
+
+export const RotatedApiKey = ApiKeyWithSecret.extend({
+  replaced_key: z.object({ id: z.string(), revokes_at: Timestamp }),
+});
+
+export type RotateApiKeyInput = z.output<typeof RotateApiKeyInput>;

@@ -1,0 +1,19 @@
+// What every tenant operation receives first: the tenant-scoped client, the tenant, and who acts.
+// Transports build it once per request (REST from the credential, tRPC from the session, the CLI
+// and background jobs as the system); operations never take loose `db`/`tenantId` arguments.
+import { forTenant, type TenantDb } from '@/server/db/tenant-scope';
+
+/** Who caused a change: a signed-in person, an API key, or the service itself (jobs, CLI, seed). */
+export type Actor = { type: 'user'; id: string } | { type: 'api_key'; id: string } | { type: 'system' };
+
+export interface OperationContext {
+  db: TenantDb;
+  tenantId: string;
+  actor: Actor;
+}
+
+export const SYSTEM_ACTOR: Actor = { type: 'system' };
+
+export function operationContext(tenantId: string, actor: Actor): OperationContext {
+  return { db: forTenant(tenantId), tenantId, actor };
+}

@@ -1,0 +1,31 @@
+import type { OperationContext } from '@/server/domain/context';
+import { newId } from '@/server/lib/ids';
+import { newEncryptedSecret } from '@/server/security/webhook-secrets';
+import { checkEndpointUrl } from './check-endpoint-url';
+import { serializeEndpoint } from './serialize';
+
+export interface CreateEndpointInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+  is_active?: boolean;
+}
+
+/** Registers an endpoint; the returned `webhook_secret` is the only time the secret is shown. */
+export async function createEndpoint(ctx: OperationContext, input: CreateEndpointInput) {
+  const { db, tenantId } = ctx;
+  await checkEndpointUrl(input.url);
+  const { secret, secretEnc } = newEncryptedSecret();
+  const row = await db.webhookEndpoint.create({
+    data: {
+      id: newId('webhookEndpoint'),
+      tenantId,
+      url: input.url,
+      events: [...new Set(input.events)],
+      description: input.description ?? null,
+      isActive: input.is_active ?? true,
+      secretEnc,
+    },
+  });
+  return { ...serializeEndpoint(row), webhook_secret: secret };
+}

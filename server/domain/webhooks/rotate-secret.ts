@@ -1,0 +1,19 @@
+import type { OperationContext } from '@/server/domain/context';
+import { newEncryptedSecret, ROTATION_OVERLAP_MS } from '@/server/security/webhook-secrets';
+import { findEndpointOr404 } from './get-endpoint';
+
+/**
+ * New signing secret now; the previous one keeps signing alongside it for 24 h, so receivers can
+ * switch over without dropping deliveries. Rotating again within the window replaces the older one.
+ */
+export async function rotateSecret(ctx: OperationContext, input: { id: string }) {
+  const { db } = ctx;
+  const current = await findEndpointOr404(db, input.id);
+  const { secret, secretEnc } = newEncryptedSecret();
+  const expiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS);
+  await db.webhookEndpoint.update({
+    where: { id: current.id },
+    data: { secretEnc, previousSecretEnc: current.secretEnc, previousSecretExpiresAt: expiresAt },
+  });
+  return { webhook_secret: secret, previous_secret_expires_at: expiresAt.toISOString() };
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { isSubscribable } from '@/server/events/catalog';
+import { EventEnvelope } from '@/server/events/schemas';
+import { ListQuery, Timestamp } from '@/server/lib/schemas';
+
+const Subscription = z
+  .string()
+  .refine(isSubscribable, {
+    message: 'Must be *, conversation.*, booking.*, payment.* or an event type from GET /event-types',
+  })
+  .meta({ example: 'booking.*' });
+
+const Url = z.string().min(1).max(2048).meta({
+  format: 'uri',
+  description:
+    'https URL resolving only to public addresses (422 url_not_allowed otherwise). The operator setting WEBHOOK_ALLOW_PRIVATE_URLS=true also allows http and local targets.',
+});
+const Events = z.array(Subscription).min(1, 'At least one subscription is required').max(50);
+const Description = z.string().max(500).nullable();
+
+export const CreateWebhookInput = z.object({
+  url: Url,
+  events: Events,
+  description: Description.optional(),
+  is_active: z.boolean().default(true),
+});
+
+export const UpdateWebhookInput = z.object({
+  url: Url.optional(),
+  events: Events.optional(),
+  description: Description.optional(),
+  is_active: z.boolean().optional(),
+});
+
+export const WebhookEndpoint = z.object({
+  id: z.string().meta({ example: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string().nullable(),
+  is_active: z.boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  recent_attempts: z.number().int().meta({ description: 'Delivery attempts in the last 24 h' }),
+  recent_success_rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .meta({ description: 'Share of those attempts that succeeded (null without attempts)' }),
+});
+
+export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
+  webhook_secret: z.string().meta({ description: 'whsec_… signing secret; shown only here and at rotation' }),
+});
+
+export const WebhookSecret = z.object({ webhook_secret: z.string(), previous_secret_expires_at: Timestamp });
+
+export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
+
+export const DeliveryAttempt = z.object({
+  attempt_number: z.number().int(),
+  started_at: Timestamp,
+  succeeded: z.boolean(),
+  response_status: z.number().int().nullable(),
+  latency_ms: z.number().int(),
+  response_excerpt: z.string().nullable().meta({ description: 'First 2 KiB of the response body' }),
+  error: z.string().nullable(),
+});
+
+export const Delivery = z.object({
+  id: z.string().meta({ example: 'dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  event_id: z.string(),
+  event_type: z.string(),
+  endpoint_id: z.string(),
+  status: DeliveryStatus,
+  attempt_count: z.number().int(),
+  next_attempt_at: Timestamp.nullable(),
+  last_attempt_at: Timestamp.nullable(),
+  resend_of_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'Set on a delivery created by POST /deliveries/{id}/resend' }),
+  last_attempt: DeliveryAttempt.nullable().meta({
+    description: 'The most recent attempt (all of them: GET /deliveries/{id})',
+  }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const DeliveryDetail = Delivery.extend({
+  attempts: z.array(DeliveryAttempt),
+  event: EventEnvelope,
+});
+
+export const DeliveryListQuery = ListQuery.extend({ status: DeliveryStatus.optional() });
+
+export const TestEventResult = z.object({ event: EventEnvelope, delivery: Delivery });
+
+export type CreateWebhookInput = z.output<typeof CreateWebhookInput>;
+export type UpdateWebhookInput = z.output<typeof UpdateWebhookInput>;

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
+import { ListQuery, Timestamp } from '@/server/lib/schemas';
+
+export const EventTypeName = z.enum(EVENT_TYPE_NAMES as [string, ...string[]]);
+
+export const EventEnvelope = z.object({
+  id: z.string().meta({ example: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  type: EventTypeName,
+  created_at: Timestamp,
+  tenant_id: z.string().meta({ format: 'uuid' }),
+  api_version: z.literal('v1'),
+  data: z.object({
+    object: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The resource as the REST API returns it' }),
+    previous: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'The changed fields before the change' }),
+  }),
+});
+
+export const EventTypeInfo = z.object({ type: EventTypeName, description: z.string() });
+export const EventTypeList = z.object({ data: z.array(EventTypeInfo) });
+
+export const EventListQuery = ListQuery.extend({
+  type: EventTypeName.optional().meta({ description: 'Only events of this type' }),
+});
