@@ -57,7 +57,9 @@ component(CreateBookingInput, 'CreateBookingRequest');
 component(
   UpdateBookingInput,
   'UpdateBookingRequest',
-  'Only the fields sent change; null clears an optional field. Changing start_at or end_at emits booking.rescheduled with the old times in data.previous. end_at must stay after start_at (checked against the stored value of the field not sent).',
+  'Only the fields sent change; null clears an optional field. Changing start_at or end_at emits ' +
+    'booking.rescheduled with the old times in data.previous. end_at must stay after start_at (checked ' +
+    'against the stored value of the field not sent).',
 );
 component(CancelBookingInput, 'CancelBookingRequest', 'The body is optional');
 component(

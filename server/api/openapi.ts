@@ -24,13 +24,23 @@ const ERROR_TEXT: Record<number, string> = {
 const API_CONVENTIONS = [
   'Multi-tenant bookings, conversations, payments and signed webhooks.',
   '',
-  '- **Tenancy**: every request names its tenant in `X-Tenant-ID` (UUID), checked before the credential; exempt: `/auth/*` (optional there, must match when sent), this document and the WhatsApp webhook.',
-  '- **Credentials**: `Authorization: Bearer <API key | access token>`. API keys (`sk_live_<prefix>_<secret>`) act with the `admin` role. Access tokens are HS256 JWTs valid 30 minutes (issuer `switchboard`, audience `switchboard-api`).',
-  '- **Errors**: RFC 9457 `application/problem+json` with `code`, `detail` and `request_id`; validation failures are 422 `validation_failed` with `errors[]`. Unknown methods on a known path answer 405 with `Allow`.',
+  '- **Tenancy**: every request names its tenant in `X-Tenant-ID` (UUID), checked before the credential; ' +
+    'exempt: `/auth/*` (optional there, must match when sent), this document and the WhatsApp webhook.',
+  '- **Credentials**: `Authorization: Bearer <API key | access token>`. API keys ' +
+    '(`sk_live_<prefix>_<secret>`) act with the `admin` role. Access tokens are HS256 JWTs ' +
+    'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`).',
+  '- **Errors**: RFC 9457 `application/problem+json` with `code`, `detail` and `request_id`; validation ' +
+    'failures are 422 `validation_failed` with `errors[]`. Unknown methods on a known path answer 405 with ' +
+    '`Allow`.',
   '- **Lists**: `?limit=` (1..100, default 20) and `?cursor=` (opaque); `{data, next_cursor}`, newest first.',
-  '- **Idempotency-Key** (POST, ≤ 255 characters, per tenant, 24 h): the same key and body replay the first response (success or 4xx refusal) with `Idempotent-Replayed: true`; another body gets 409 `idempotency_key_reused`; a request arriving while the first still runs waits up to 10 s, then 409 `idempotency_key_in_use`; a 5xx releases the key.',
-  '- **Rate limits**: 100 requests per second per credential; failed sign-ins, 10 per email and 50 per client address per 15 minutes (429 `rate_limited` with `Retry-After`).',
-  '- **Request ids**: every response carries `X-Request-Id` (the caller’s when it is 1–128 of `[A-Za-z0-9._:-]`).',
+  '- **Idempotency-Key** (POST, ≤ 255 characters, per tenant, 24 h): the same key and body replay the ' +
+    'first response (success or 4xx refusal) with `Idempotent-Replayed: true`; another body gets 409 ' +
+    '`idempotency_key_reused`; a request arriving while the first still runs waits up to 10 s, then 409 ' +
+    '`idempotency_key_in_use`; a 5xx releases the key.',
+  '- **Rate limits**: 100 requests per second per credential; failed sign-ins, 10 per email and 50 per ' +
+    'client address per 15 minutes (429 `rate_limited` with `Retry-After`).',
+  '- **Request ids**: every response carries `X-Request-Id` (the caller’s when it is 1–128 of ' +
+    '`[A-Za-z0-9._:-]`).',
 ].join('\n');
 
 export function buildOpenApiDocument(routes: AnyRoute[]) {

@@ -11,7 +11,8 @@ import { prepareDatabase } from '@/server/launcher/database';
 
 const USAGE = `usage:
   npm run cli -- tenant create --name <name> --admin-email <email> --admin-password <password> [--json]
-  npm run cli -- user create --tenant <tenant-id> --email <email> --password <password> --role admin|agent [--name <name>] [--json]`;
+  npm run cli -- user create --tenant <tenant-id> --email <email> --password <password> --role admin|agent \\
+      [--name <name>] [--json]`;
 
 class UsageError extends Error {}
 

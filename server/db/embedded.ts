@@ -36,7 +36,8 @@ export async function ensureEmbeddedDatabase(
   if (process.getuid?.() === 0) chmodSync(root, 0o755);
 
   const config = await readOrCreateConfig(configPath);
-  const url = `postgres://${config.user}:${encodeURIComponent(config.password)}@127.0.0.1:${config.port}/${DATABASE}`;
+  const credentials = `${config.user}:${encodeURIComponent(config.password)}`;
+  const url = `postgres://${credentials}@127.0.0.1:${config.port}/${DATABASE}`;
 
   if (await answers(config, 'postgres')) {
     await ensureDatabase(config);

@@ -64,7 +64,8 @@ export async function applyMigrations(databaseUrl: string, dir = migrationsDir()
     const unfinished = rows.find((row) => !row.finished_at && !row.rolled_back_at);
     if (unfinished) {
       throw new MigrationError(
-        `Migration ${unfinished.migration_name} failed earlier and was never resolved; fix it, then mark it rolled back (prisma migrate resolve).`,
+        `Migration ${unfinished.migration_name} failed earlier and was never resolved; fix it, then mark ` +
+          `it rolled back (prisma migrate resolve).`,
       );
     }
     const done = new Set(rows.filter((row) => row.finished_at).map((row) => row.migration_name));
@@ -72,7 +73,8 @@ export async function applyMigrations(databaseUrl: string, dir = migrationsDir()
     const unknown = [...done].filter((name) => !known.has(name));
     if (unknown.length > 0) {
       throw new MigrationError(
-        `The database has migrations this build does not know (${unknown.join(', ')}): is an older build running against a newer database?`,
+        `The database has migrations this build does not know (${unknown.join(', ')}): is an older build ` +
+          `running against a newer database?`,
       );
     }
 
@@ -83,7 +85,8 @@ export async function applyMigrations(databaseUrl: string, dir = migrationsDir()
         await client.query('begin');
         await client.query(migration.sql);
         await client.query(
-          `insert into "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+          `insert into "_prisma_migrations"
+             (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
            values ($1, $2, now(), $3, now(), 1)`,
           [randomUUID(), migration.checksum, migration.name],
         );

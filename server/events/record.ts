@@ -66,13 +66,17 @@ interface NewDeliveries {
   resendOfId?: string;
 }
 
-/** Delivery rows for one existing event plus their hand-over to the engine, inside the caller's transaction. */
+/**
+ * Delivery rows for one existing event plus their hand-over to the engine, inside the caller's
+ * transaction.
+ */
 export async function createDeliveries(tx: TenantTx, input: NewDeliveries): Promise<string[]> {
   const engine = await deliveryEngine();
   // A resend re-opens the event for the non-transactional relay, which sends its pending deliveries.
   const reopen =
     input.resendOfId && !engine.transactional
-      ? Prisma.sql`update events set dispatched_at = null where id = ${input.eventId} and tenant_id = ${input.tenantId}::uuid`
+      ? Prisma.sql`update events set dispatched_at = null
+          where id = ${input.eventId} and tenant_id = ${input.tenantId}::uuid`
       : null;
   return writeDeliveries(tx, engine, input, reopen);
 }
@@ -97,9 +101,13 @@ async function writeDeliveries(
   }));
   const writes = first ? [first] : [];
   if (jobs.length > 0) {
-    writes.push(Prisma.sql`insert into deliveries (id, tenant_id, event_id, endpoint_id, resend_of_id, next_attempt_at)
-      select d.id, ${input.tenantId}::uuid, ${input.eventId}, d.endpoint_id, ${input.resendOfId ?? null}, ${new Date().toISOString()}::timestamptz
-      from unnest(${jobs.map((j) => j.deliveryId)}::text[], ${input.endpointIds}::text[]) as d(id, endpoint_id)`);
+    const now = new Date().toISOString();
+    const ids = jobs.map((j) => j.deliveryId);
+    writes.push(Prisma.sql`insert into deliveries
+        (id, tenant_id, event_id, endpoint_id, resend_of_id, next_attempt_at)
+      select d.id, ${input.tenantId}::uuid, ${input.eventId}, d.endpoint_id, ${input.resendOfId ?? null},
+        ${now}::timestamptz
+      from unnest(${ids}::text[], ${input.endpointIds}::text[]) as d(id, endpoint_id)`);
   }
   if (writes.length === 0) return [];
   const steps = Prisma.join(

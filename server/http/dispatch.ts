@@ -143,7 +143,10 @@ async function dispatch(
   return run();
 }
 
-/** Body (413/415/400/422) and query (422) of a request; `keepRaw` leaves the body unparsed for signature checks. */
+/**
+ * Body (413/415/400/422) and query (422) of a request; `keepRaw` leaves the body unparsed for
+ * signature checks.
+ */
 async function readInput(route: AnyRoute, request: Request, url: URL, keepRaw: boolean) {
   const method = request.method.toUpperCase();
   const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);

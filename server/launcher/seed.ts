@@ -49,7 +49,8 @@ export async function seedDemoTenant(say: (line: string) => void, port: number):
     say(`Seeded the demo tenant ${tenantId}; its first API key (shown once): ${created.apiKey}`);
   }
   say(
-    `Sign in at http://localhost:${port}/login as ${DEMO.adminEmail} / ${DEMO.adminPassword} (agent: ${DEMO.agentEmail} / ${DEMO.agentPassword})`,
+    `Sign in at http://localhost:${port}/login as ${DEMO.adminEmail} / ${DEMO.adminPassword} (agent: ` +
+      `${DEMO.agentEmail} / ${DEMO.agentPassword})`,
   );
   say(`API: X-Tenant-ID: ${tenantId}; docs at http://localhost:${port}/api/v1/openapi.json`);
 }

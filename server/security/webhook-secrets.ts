@@ -13,7 +13,10 @@ export function newEncryptedSecret(): { secret: string; secretEnc: string } {
   return { secret, secretEnc: encryptSecret(secret) };
 }
 
-/** The secrets a delivery is signed with right now: the current one, plus the previous one during the 24 h overlap. */
+/**
+ * The secrets a delivery is signed with right now: the current one, plus the previous one during
+ * the 24 h overlap.
+ */
 export function signingSecrets(
   endpoint: { secretEnc: string; previousSecretEnc: string | null; previousSecretExpiresAt: Date | null },
   now = new Date(),

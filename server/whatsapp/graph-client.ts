@@ -15,7 +15,8 @@ export async function sendWhatsAppText(input: {
   text: string;
   timeoutMs?: number;
 }): Promise<SendResult> {
-  const url = `${settings().WHATSAPP_GRAPH_URL.replace(/\/+$/, '')}/${encodeURIComponent(input.phoneNumberId)}/messages`;
+  const base = settings().WHATSAPP_GRAPH_URL.replace(/\/+$/, '');
+  const url = `${base}/${encodeURIComponent(input.phoneNumberId)}/messages`;
   let response: Response;
   try {
     response = await fetch(url, {

@@ -10,7 +10,9 @@ export const authRoutes = [
     tag: 'Authentication',
     summary: 'Sign in with email and password',
     description:
-      'Returns a 30-minute access token and a 30-day rotating refresh token. X-Tenant-ID is optional: it picks the tenant for users of several tenants. Failed attempts are rate limited per email and per client address.',
+      'Returns a 30-minute access token and a 30-day rotating refresh token. X-Tenant-ID is optional: it ' +
+      'picks the tenant for users of several tenants. Failed attempts are rate limited per email and per ' +
+      'client address.',
     body: LoginInput,
     responses: { 200: { description: 'Signed in', schema: Session } },
     errors: [400, 401, 403, 422, 429],
@@ -24,7 +26,8 @@ export const authRoutes = [
     tag: 'Authentication',
     summary: 'Exchange a refresh token for a new access token and a rotated refresh token',
     description:
-      'The presented refresh token stops working. Presenting an already-used token revokes its whole family (401 refresh_token_reused).',
+      'The presented refresh token stops working. Presenting an already-used token revokes its whole ' +
+      'family (401 refresh_token_reused).',
     body: RefreshInput,
     responses: { 200: { description: 'New tokens', schema: Session } },
     errors: [400, 401, 403, 422],

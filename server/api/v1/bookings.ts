@@ -17,7 +17,8 @@ import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Bookings';
 const TRANSITIONS =
-  'States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final.';
+  'States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed ' +
+  'are final.';
 
 export const bookingRoutes = [
   tenantRoute({
@@ -28,7 +29,8 @@ export const bookingRoutes = [
     role: 'agent',
     summary: "List the tenant's bookings",
     description:
-      'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive).',
+      'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email ' +
+      '(case-insensitive).',
     query: BookingListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Booking, 'BookingList') } },
     handler: async ({ ctx, query }) => json(200, await listBookings(ctx, query)),
@@ -63,7 +65,8 @@ export const bookingRoutes = [
     role: 'agent',
     summary: 'Change or reschedule a booking',
     description:
-      'Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A cancelled or completed booking cannot be changed (409 invalid_transition).',
+      'Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A ' +
+      'cancelled or completed booking cannot be changed (409 invalid_transition).',
     body: UpdateBookingInput,
     responses: { 200: { description: 'The updated booking', schema: Booking } },
     errors: [409],
@@ -88,7 +91,8 @@ export const bookingRoutes = [
     tag,
     role: 'agent',
     summary: 'Cancel a pending or confirmed booking',
-    description: `Emits booking.cancelled; the optional reason is kept as cancellation_reason. ${TRANSITIONS}`,
+    description: `Emits booking.cancelled; the optional reason is kept as cancellation_reason.
+      ${TRANSITIONS}`.replace(/\s+/g, ' '),
     body: CancelBookingInput,
     responses: { 200: { description: 'The cancelled booking', schema: Booking } },
     handler: async ({ ctx, params, body }) =>

@@ -16,7 +16,9 @@ export const channelRoutes = [
     role: 'admin',
     summary: "Register the tenant's WhatsApp number",
     description:
-      'The access token is stored encrypted and never returned. A phone_number_id can belong to one tenant only (409 phone_number_id_taken). Point the Meta app webhook at /api/v1/channels/whatsapp/webhook.',
+      'The access token is stored encrypted and never returned. A phone_number_id can belong to one ' +
+      'tenant only (409 phone_number_id_taken). Point the Meta app webhook at ' +
+      '/api/v1/channels/whatsapp/webhook.',
     body: CreateChannelInput,
     responses: { 201: { description: 'Registered', schema: Channel } },
     handler: async ({ ctx, body }) => json(201, await createChannel(ctx, body)),
@@ -40,7 +42,8 @@ export const channelRoutes = [
     role: 'admin',
     summary: 'Remove a channel and its token',
     description:
-      'Its conversations stay; replies on them fail with a reason, and inbound traffic for the number is acknowledged and ignored.',
+      'Its conversations stay; replies on them fail with a reason, and inbound traffic for the number is ' +
+      'acknowledged and ignored.',
     responses: { 204: { description: 'Removed' } },
     handler: async ({ ctx, params }) => {
       await deleteChannel(ctx, { id: params.id });

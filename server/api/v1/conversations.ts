@@ -21,7 +21,8 @@ import { ListQuery } from '@/server/lib/schemas';
 
 const tag = 'Conversations';
 const STATES =
-  'States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI.';
+  'States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; ' +
+  'a new inbound message reopens a resolved conversation for the AI.';
 
 export const conversationRoutes = [
   tenantRoute({
@@ -46,7 +47,10 @@ export const conversationRoutes = [
     role: 'agent',
     summary: 'Start a conversation',
     description:
-      'Inbound WhatsApp messages start conversations by themselves; this starts one from your side. whatsapp needs channel_id (a WhatsApp channel of this tenant) and contact.phone; web and sms have no sender configured on this service, so outbound messages on them fail with a reason. Emits conversation.created.',
+      'Inbound WhatsApp messages start conversations by themselves; this starts one from your side. ' +
+      'whatsapp needs channel_id (a WhatsApp channel of this tenant) and contact.phone; web and sms have ' +
+      'no sender configured on this service, so outbound messages on them fail with a reason. Emits ' +
+      'conversation.created.',
     body: CreateConversationInput,
     responses: { 201: { description: 'Created', schema: Conversation } },
     handler: async ({ ctx, body }) => json(201, await createConversation(ctx, body)),
@@ -81,7 +85,10 @@ export const conversationRoutes = [
     role: 'agent',
     summary: 'Send a message to the contact',
     description:
-      "Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses, times out (10 s) or no sender is configured. Later delivery and read receipts move it forward.",
+      "Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is " +
+      'the message after the attempt: sent with external_id (conversation.message.sent), or failed with ' +
+      'failure_reason (conversation.message.failed) when the provider refuses, times out (10 s) or no ' +
+      'sender is configured. Later delivery and read receipts move it forward.',
     body: SendMessageInput,
     responses: { 201: { description: 'The message (sent or failed)', schema: Message } },
     handler: async ({ ctx, params, body }) =>
@@ -94,7 +101,10 @@ export const conversationRoutes = [
     tag,
     role: 'agent',
     summary: 'Hand the conversation from the AI to a person',
-    description: `Only an open conversation handled by the AI (else 409 invalid_transition). It becomes pending_human, handled_by human, keeping reason and summary. Emits conversation.handoff.requested. ${STATES}`,
+    description:
+      `Only an open conversation handled by the AI (else 409 invalid_transition). It becomes ` +
+      `pending_human, handled_by human, keeping reason and summary. Emits conversation.handoff.requested. ` +
+      `${STATES}`,
     body: HandoffInput,
     responses: { 200: { description: 'The conversation', schema: Conversation } },
     handler: async ({ ctx, params, body }) =>
@@ -114,7 +124,10 @@ export const conversationRoutes = [
     tag,
     role: 'agent',
     summary: 'Assign the conversation to a team member',
-    description: `user_id must be a member of this tenant (422). An open or pending_human conversation becomes open, handled_by human, with that assignee; reassigning is allowed; a resolved one answers 409. Emits conversation.assigned. ${STATES}`,
+    description:
+      `user_id must be a member of this tenant (422). An open or pending_human conversation becomes open, ` +
+      `handled_by human, with that assignee; reassigning is allowed; a resolved one answers 409. Emits ` +
+      `conversation.assigned. ${STATES}`,
     body: AssignInput,
     responses: { 200: { description: 'The conversation', schema: Conversation } },
     handler: async ({ ctx, params, body }) =>

@@ -36,7 +36,8 @@ export const deliveryRoutes = [
     role: 'admin',
     summary: 'Deliver the same event to the same endpoint again, now',
     description:
-      'Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get the same webhook-id. 409 endpoint_inactive when the endpoint is disabled.',
+      'Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get ' +
+      'the same webhook-id. 409 endpoint_inactive when the endpoint is disabled.',
     responses: { 202: { description: 'The new delivery, queued', schema: Delivery } },
     errors: [404, 409],
     handler: async ({ ctx, params }) => json(202, await resendDelivery(ctx, { id: params.id })),

@@ -37,7 +37,8 @@ export const paymentRoutes = [
     role: 'admin',
     summary: 'Record a payment (starts pending)',
     description:
-      'amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must be a booking of this tenant (422). Emits payment.created.',
+      'amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must ' +
+      'be a booking of this tenant (422). Emits payment.created.',
     body: CreatePaymentInput,
     responses: { 201: { description: 'Created', schema: Payment } },
     handler: async ({ ctx, body }) => json(201, await createPayment(ctx, body)),

@@ -33,7 +33,8 @@ export const webhookRoutes = [
     role: 'admin',
     summary: 'Register a webhook endpoint (the signing secret is shown once)',
     description:
-      'The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*) or catalog types.',
+      'The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists ' +
+      '*, a family (conversation.*, booking.*, payment.*) or catalog types.',
     body: CreateWebhookInput,
     responses: { 201: { description: 'Created, with webhook_secret', schema: WebhookEndpointWithSecret } },
     handler: async ({ ctx, body }) => json(201, await createEndpoint(ctx, body)),
@@ -70,7 +71,8 @@ export const webhookRoutes = [
     role: 'admin',
     summary: 'Change url, events, description or is_active',
     description:
-      'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed).',
+      'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as ' +
+      'failed).',
     body: UpdateWebhookInput,
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpoint } },
     errors: [404],
@@ -110,7 +112,8 @@ export const webhookRoutes = [
     role: 'admin',
     summary: 'Send a webhook.test event to this endpoint only',
     description:
-      'Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive when disabled.',
+      'Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive ' +
+      'when disabled.',
     responses: { 202: { description: 'Queued', schema: TestEventResult } },
     errors: [404, 409],
     handler: async ({ ctx, params }) => json(202, await sendTestEvent(ctx, { id: params.id })),

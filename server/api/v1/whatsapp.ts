@@ -39,7 +39,9 @@ export const whatsappRoutes = [
     tag,
     summary: "Meta's webhook verification challenge",
     description:
-      'Called by Meta when the webhook is configured (no X-Tenant-ID, no credential). Answers hub.challenge as text/plain when hub.mode is subscribe and hub.verify_token equals WHATSAPP_VERIFY_TOKEN; otherwise 403 forbidden.',
+      'Called by Meta when the webhook is configured (no X-Tenant-ID, no credential). Answers ' +
+      'hub.challenge as text/plain when hub.mode is subscribe and hub.verify_token equals ' +
+      'WHATSAPP_VERIFY_TOKEN; otherwise 403 forbidden.',
     query: VerifyQuery,
     responses: { 200: { description: 'The hub.challenge value, as text/plain', schema: z.string() } },
     errors: [403],
@@ -62,7 +64,13 @@ export const whatsappRoutes = [
     tag,
     summary: 'Inbound WhatsApp Cloud API notifications (messages and status receipts)',
     description:
-      'Called by Meta (no X-Tenant-ID, no credential). X-Hub-Signature-256 must be sha256=<hex HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET>; it is checked before the body is parsed, and a missing or wrong signature answers 401 invalid_signature (503 whatsapp_not_configured when no app secret is set). Each change is routed by metadata.phone_number_id to the tenant that registered the number; unknown numbers are acknowledged with 200 and logged. Inbound messages are stored once per WhatsApp message id; receipts only move an outbound message forward. A 5xx makes Meta retry, which is safe.',
+      'Called by Meta (no X-Tenant-ID, no credential). X-Hub-Signature-256 must be sha256=<hex ' +
+      'HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET>; it is checked before the body is ' +
+      'parsed, and a missing or wrong signature answers 401 invalid_signature (503 ' +
+      'whatsapp_not_configured when no app secret is set). Each change is routed by ' +
+      'metadata.phone_number_id to the tenant that registered the number; unknown numbers are ' +
+      'acknowledged with 200 and logged. Inbound messages are stored once per WhatsApp message id; ' +
+      'receipts only move an outbound message forward. A 5xx makes Meta retry, which is safe.',
     rawBody: true,
     responses: { 200: { description: 'Accepted', schema: WebhookAck } },
     errors: [400, 401, 422, 503],

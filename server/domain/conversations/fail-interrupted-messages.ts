@@ -9,7 +9,8 @@ import { serializeMessage } from './serialize';
 
 export const INTERRUPTED_AFTER_MS = 5 * 60 * 1000; // the Graph API call gives up after 10 s
 export const INTERRUPTED_REASON =
-  'Sending was interrupted before the provider answered (the service stopped); the message may not have been delivered';
+  'Sending was interrupted before the provider answered (the service stopped); the message may not have ' +
+  'been delivered';
 
 export async function failInterruptedMessages(now = new Date()): Promise<number> {
   // Across tenants by design (a maintenance pass); each change then goes through its tenant's scope.

@@ -33,7 +33,8 @@ export async function receiveMessage(
   try {
     return await db.$transaction(async (tx) => {
       // One conversation per contact and channel even when two of its messages arrive at once.
-      await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`wa:${tenantId}:${input.channelId}:${input.from}`}, 0))`;
+      const lockKey = `wa:${tenantId}:${input.channelId}:${input.from}`;
+      await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
       const now = new Date();
       let conversation = await tx.conversation.findFirst({
         where: { channelId: input.channelId, contactPhone: input.from },

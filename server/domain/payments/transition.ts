@@ -12,7 +12,10 @@ export const PAYMENT_TRANSITIONS: Record<'succeeded' | 'failed' | 'refunded', Pa
   refunded: ['succeeded'],
 };
 
-/** Conditional update as the guard (two concurrent changes cannot both win), event in the same transaction. */
+/**
+ * Conditional update as the guard (two concurrent changes cannot both win); the event is recorded
+ * in the same transaction.
+ */
 export function transitionPayment(
   ctx: OperationContext,
   input: { id: string; to: keyof typeof PAYMENT_TRANSITIONS; event: EventType; providerRef?: string },

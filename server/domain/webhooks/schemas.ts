@@ -10,11 +10,16 @@ const Subscription = z
   })
   .meta({ example: 'booking.*' });
 
-const Url = z.string().min(1).max(2048).meta({
-  format: 'uri',
-  description:
-    'https URL resolving only to public addresses (422 url_not_allowed otherwise). The operator setting WEBHOOK_ALLOW_PRIVATE_URLS=true also allows http and local targets.',
-});
+const Url = z
+  .string()
+  .min(1)
+  .max(2048)
+  .meta({
+    format: 'uri',
+    description:
+      'https URL resolving only to public addresses (422 url_not_allowed otherwise). The operator setting ' +
+      'WEBHOOK_ALLOW_PRIVATE_URLS=true also allows http and local targets.',
+  });
 const Events = z.array(Subscription).min(1, 'At least one subscription is required').max(50);
 const Description = z.string().max(500).nullable();
 
