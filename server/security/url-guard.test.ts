@@ -31,13 +31,23 @@ const blocked = [
   ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
   ['IPv4-mapped metadata', '::ffff:169.254.169.254'],
   ['multicast', '224.0.0.1'],
+  // Every IPv6 form of a non-public IPv4 address (CONTRACT §10).
+  ['IPv4-compatible loopback', '::127.0.0.1'],
+  ['IPv4-compatible metadata', '::169.254.169.254'],
+  ['IPv4-compatible private', '::10.0.0.1'],
+  ['IPv4-translated loopback', '::ffff:0:127.0.0.1'],
+  ['6to4 of loopback', '2002:7f00:1::'],
+  ['6to4 of metadata', '2002:a9fe:a9fe::1'],
+  ['NAT64 of loopback', '64:ff9b::127.0.0.1'],
+  ['NAT64 local-use of private', '64:ff9b:1::10.0.0.1'],
+  ['Teredo', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
 ];
 
 describe('isPublicAddress', () => {
   it.each(blocked)('refuses %s (%s)', (_, address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
-  it.each([['8.8.8.8'], ['93.184.216.34'], ['2606:4700:4700::1111'], ['::ffff:8.8.8.8']])(
+  it.each([['8.8.8.8'], ['93.184.216.34'], ['2606:4700:4700::1111'], ['::ffff:8.8.8.8'], ['::8.8.8.8']])(
     'allows public %s',
     (address) => {
       expect(isPublicAddress(address)).toBe(true);

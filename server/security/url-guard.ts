@@ -14,11 +14,26 @@ export class UrlNotAllowedError extends Error {}
 
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return ALLOWED_RANGES.has(parsed.range());
+  const parsed = ipaddr.parse(address);
+  const judged = parsed.kind() === 'ipv6' ? (embeddedIpv4(parsed as ipaddr.IPv6) ?? parsed) : parsed;
+  return ALLOWED_RANGES.has(judged.range());
+}
+
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits when it is IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) or IPv4-compatible (::a.b.c.d): such an
+ * address reaches that IPv4 host, so it is judged as that host. 6to4, NAT64 and Teredo addresses
+ * are not unwrapped: their ranges are not public unicast, so they are refused whatever they carry.
+ */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = address.parts;
+  const zeroPrefix = p.slice(0, 5).every((word) => word === 0);
+  const mapped = zeroPrefix && p[5] === 0xffff;
+  const translated = p.slice(0, 4).every((word) => word === 0) && p[4] === 0xffff && p[5] === 0;
+  // ::/96 minus :: and ::1, which ipaddr already classifies as unspecified and loopback.
+  const compatible = zeroPrefix && p[5] === 0 && (p[6] !== 0 || p[7] > 1);
+  if (!mapped && !translated && !compatible) return null;
+  return new ipaddr.IPv4([p[6] >> 8, p[6] & 0xff, p[7] >> 8, p[7] & 0xff]);
 }
 
 /** Syntax and scheme checks; returns the parsed URL. */
