@@ -138,7 +138,12 @@ async function dispatch(
 
   const idempotencyKey = request.headers.get('idempotency-key');
   if (method === 'POST' && idempotencyKey !== null) {
-    return withIdempotency({ db: ctx.db, tenantId, key: idempotencyKey, method, path, rawBody }, run);
+    const credential = ctx.actor.type === 'system' ? 'system' : `${ctx.actor.type}:${ctx.actor.id}`;
+    const secretResponse = Boolean(route.secretResponse);
+    return withIdempotency(
+      { db: ctx.db, tenantId, credential, secretResponse, key: idempotencyKey, method, path, rawBody },
+      run,
+    );
   }
   return run();
 }

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TenantDb } from '@/server/db/tenant-scope';
 import { AppError, type ErrorCode, Errors, type FieldError, isErrorCode } from '@/server/lib/errors';
 import { sha256Hex } from '@/server/security/hashing';
+import { decryptSecret, encryptSecret } from '@/server/security/secret-box';
 import { problemStatus } from './problem';
 import type { ApiResult } from './route';
 
@@ -18,6 +19,10 @@ const MAX_KEY_LENGTH = 255;
 interface Input {
   db: TenantDb;
   tenantId: string;
+  /** Who sends this request (`api_key:<id>` / `user:<id>`). */
+  credential: string;
+  /** The answer carries a one-time secret: replay it only to the credential that asked first. */
+  secretResponse: boolean;
   key: string;
   method: string;
   path: string;
@@ -43,6 +48,7 @@ export async function withIdempotency(input: Input, run: () => Promise<ApiResult
           tenantId: input.tenantId,
           key,
           requestHash,
+          credential: input.credential,
           createdAt: now,
           expiresAt: new Date(now.getTime() + TTL_MS),
         },
@@ -61,13 +67,19 @@ export async function withIdempotency(input: Input, run: () => Promise<ApiResult
         'This Idempotency-Key was already used with a different request',
       );
     }
+    if (input.secretResponse && existing.credential !== input.credential) {
+      throw Errors.conflict(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used by another credential; its answer is not shown to this one',
+      );
+    }
     if (existing.responseStatus !== null && existing.responseStatus >= 400) {
       throw replayedError(existing.responseBody);
     }
     if (existing.responseStatus !== null) {
       return {
         status: existing.responseStatus,
-        body: existing.responseBody === null ? undefined : JSON.parse(existing.responseBody),
+        body: existing.responseBody === null ? undefined : readStored(existing.responseBody),
         headers: { 'Idempotent-Replayed': 'true' },
       };
     }
@@ -95,7 +107,7 @@ async function runAndStore(
       const stored: StoredProblem = { code: error.code, detail: error.message, errors: error.details.errors };
       await input.db.idempotencyKey.update({
         where,
-        data: { requestHash, responseStatus: problemStatus(error), responseBody: JSON.stringify(stored) },
+        data: { requestHash, responseStatus: problemStatus(error), responseBody: sealed(stored) },
       });
       throw error;
     }
@@ -108,7 +120,7 @@ async function runAndStore(
     data: {
       requestHash,
       responseStatus: result.status,
-      responseBody: result.body === undefined ? null : JSON.stringify(result.body),
+      responseBody: result.body === undefined ? null : sealed(result.body),
     },
   });
   return result;
@@ -122,11 +134,21 @@ interface StoredProblem {
 }
 
 function replayedError(body: string | null): AppError {
-  const stored = JSON.parse(body ?? '{}') as StoredProblem;
+  const stored = (body === null ? {} : readStored(body)) as StoredProblem;
   // The code decides the status again; a code this version no longer knows replays as a conflict.
   const code = isErrorCode(stored.code) ? stored.code : 'idempotency_key_reused';
   return new AppError(code, stored.detail, {
     ...(stored.errors ? { errors: stored.errors } : {}),
     replayed: true,
   });
+}
+
+/** Stored answers are encrypted: some carry a secret that must never sit in plaintext (CONTRACT §10). */
+function sealed(value: unknown): string {
+  return encryptSecret(JSON.stringify(value));
+}
+
+function readStored(text: string): unknown {
+  // Rows from before encryption hold plain JSON (the migration removed those with secrets).
+  return JSON.parse(text.startsWith('v1.') ? decryptSecret(text) : text);
 }

@@ -71,6 +71,8 @@ interface RouteCommon<B, Q, P, R extends Responses> {
   responses: R;
   /** Documented error statuses beyond the ones every route of its kind can return. */
   errors?: number[];
+  /** The success answer carries a one-time secret (an Idempotency-Key replays it to its sender only). */
+  secretResponse?: boolean;
 }
 
 export interface TenantRoute<B = undefined, Q = undefined, P = undefined, R extends Responses = Responses>
