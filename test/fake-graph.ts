@@ -1,5 +1,6 @@
-// A stand-in for Meta's Graph API on loopback: records every request and answers `POST
-// /{phone_number_id}/messages` with a wamid, or with the error set for that number.
+// A stand-in for Meta's Graph API on loopback: records every request, answers `POST
+// /{phone_number_id}/messages` with a wamid (or with the error set for that number), and `GET
+// /{phone_number_id}` with the number when the token is not one the test rejected.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,12 +16,15 @@ export interface FakeGraph {
   requests: GraphRequest[];
   /** Make sends from this phone_number_id answer with this status and body. */
   failFor(phoneNumberId: string, status: number, body: unknown): void;
+  /** Make `GET /{phone_number_id}` refuse this access token, as Meta does for a made-up one. */
+  rejectToken(token: string): void;
   close(): Promise<void>;
 }
 
 export async function startFakeGraph(): Promise<FakeGraph> {
   const requests: GraphRequest[] = [];
   const failures = new Map<string, { status: number; body: unknown }>();
+  const rejected = new Set<string>();
   let counter = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -34,8 +38,25 @@ export async function startFakeGraph(): Promise<FakeGraph> {
         authorization: req.headers.authorization,
         body: text ? JSON.parse(text) : undefined,
       });
-      const match = /^\/v21\.0\/([^/]+)\/messages$/.exec(path);
       res.setHeader('Content-Type', 'application/json');
+      const number = /^\/v21\.0\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && number) {
+        const token = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+        if (rejected.has(token)) {
+          res.statusCode = 401;
+          res.end(
+            JSON.stringify({
+              error: { message: 'Invalid OAuth access token', type: 'OAuthException', code: 190 },
+            }),
+          );
+          return;
+        }
+        res.end(
+          JSON.stringify({ id: number[1], display_phone_number: '+1 555 0100', verified_name: 'Test' }),
+        );
+        return;
+      }
+      const match = /^\/v21\.0\/([^/]+)\/messages$/.exec(path);
       if (req.method !== 'POST' || !match) {
         res.statusCode = 404;
         res.end(JSON.stringify({ error: { message: 'Unknown path', code: 100 } }));
@@ -64,6 +85,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     url: `http://127.0.0.1:${port}/v21.0`,
     requests,
     failFor: (id, status, body) => failures.set(id, { status, body }),
+    rejectToken: (token) => rejected.add(token),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

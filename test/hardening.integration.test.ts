@@ -2,10 +2,13 @@
 // before its fix.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetSettingsCache } from '@/server/config/settings';
 import { db } from '@/server/db/client';
 import { createUser } from '@/server/domain/tenants';
+import { hubSignature } from '@/server/whatsapp/signature';
 import { startApiServer, type TestServer } from './api-server';
 import { domainTenant, expectProblemCode } from './domain-fixtures';
+import { type FakeGraph, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
 import { client } from './helpers';
 
 let server: TestServer;
@@ -92,5 +95,107 @@ describe('Idempotency-Key and one-time secrets (finding 1)', () => {
     const replay = await otherAdmin('POST', '/bookings', { body, headers: { 'Idempotency-Key': key } });
     expect(replay.status).toBe(201);
     expect(replay.body.id).toBe(first.body.id);
+  });
+});
+
+describe('NUL characters and reserved keys (findings 4 and 5)', () => {
+  const booking = (extra: object = {}) => ({
+    customer: { name: 'Nul Tester' },
+    start_at: '2026-12-01T09:00:00Z',
+    end_at: '2026-12-01T10:00:00Z',
+    ...extra,
+  });
+
+  it('answers 422 naming the field for a NUL in a body, and stores nothing', async () => {
+    const before = await db().booking.count({ where: { tenantId: a.tenantId } });
+    const res = await a.admin('POST', '/bookings', { body: booking({ customer: { name: 'Ada\u0000' } }) });
+    expectProblemCode(res, 422, 'validation_failed');
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: 'customer.name' })]);
+    const inKey = await a.admin('POST', '/bookings', { body: booking({ metadata: { 'a\u0000': 1 } }) });
+    expectProblemCode(inKey, 422, 'validation_failed');
+    const login = await client(server.url)('POST', '/auth/login', {
+      body: { email: 'x@example.test', password: 'pw\u0000' },
+    });
+    expectProblemCode(login, 422, 'validation_failed');
+    expect(await db().booking.count({ where: { tenantId: a.tenantId } })).toBe(before);
+  });
+
+  it('answers 422 for %00 in a query and 404 for %00 in a path id', async () => {
+    expectProblemCode(
+      await a.admin('GET', '/bookings?customer_email=a%00b@example.test'),
+      422,
+      'validation_failed',
+    );
+    expectProblemCode(await a.admin('GET', '/bookings?cursor=%00'), 422, 'validation_failed');
+    expectProblemCode(await a.admin('GET', '/bookings/bkg_%00'), 404, 'not_found');
+    expectProblemCode(await a.admin('POST', '/bookings/bkg_%00/confirm'), 404, 'not_found');
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'refuses the metadata key %s, at any depth',
+    async (key) => {
+      const raw = (metadata: string) => ({
+        rawBody: `{"customer":{"name":"N"},"start_at":"2026-12-01T09:00:00Z","end_at":"2026-12-01T10:00:00Z","metadata":${metadata}}`,
+        headers: { 'Content-Type': 'application/json' },
+      });
+      const top = await a.admin('POST', '/bookings', raw(`{"${key}":{"x":1}}`));
+      expectProblemCode(top, 422, 'validation_failed');
+      expect(top.body.errors[0].path).toBe(`metadata.${key}`);
+      const nested = await a.admin('POST', '/bookings', raw(`{"deep":{"${key}":1}}`));
+      expectProblemCode(nested, 422, 'validation_failed');
+      expect(nested.body.errors[0].path).toBe(`metadata.deep.${key}`);
+    },
+  );
+});
+
+describe('WhatsApp: NUL in inbound text, and claiming a number (findings 4 and 9)', () => {
+  const APP_SECRET = 'hardening-app-secret';
+  let graph: FakeGraph;
+  const number = String(300_000_000 + Math.floor(Math.random() * 1e8));
+
+  beforeAll(async () => {
+    graph = await startFakeGraph();
+    Object.assign(process.env, { WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_APP_SECRET: APP_SECRET });
+    resetSettingsCache();
+  });
+  afterAll(async () => {
+    await graph.close();
+    resetSettingsCache();
+  });
+
+  it('refuses a number whose access token the Graph API does not accept, and claims nothing', async () => {
+    graph.rejectToken('made-up-token');
+    const res = await a.admin('POST', '/channels', {
+      body: { type: 'whatsapp', phone_number_id: number, access_token: 'made-up-token' },
+    });
+    expectProblemCode(res, 422, 'channel_verification_failed');
+    expect(res.body.errors[0].path).toBe('access_token');
+    expect(await db().channel.count({ where: { phoneNumberId: number } })).toBe(0);
+    const asked = graph.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${number}`));
+    expect(asked.map((r) => r.authorization)).toEqual(['Bearer made-up-token']);
+  });
+
+  it('claims the number with a token the Graph API accepts', async () => {
+    const res = await a.admin('POST', '/channels', {
+      body: { type: 'whatsapp', phone_number_id: number, access_token: 'real-token' },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('stores an inbound message holding NUL (as U+FFFD) and acknowledges it with 200', async () => {
+    const payload = whatsappPayload(number, {
+      messages: [textMessage(`wamid.NUL${number}`, '4915100000001', 'hi\u0000there')],
+    });
+    const raw = JSON.stringify(payload);
+    const res = await client(server.url)('POST', '/channels/whatsapp/webhook', {
+      rawBody: raw,
+      headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': hubSignature(raw, APP_SECRET) },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.received).toBe(1);
+    const stored = await db().message.findFirst({
+      where: { tenantId: a.tenantId, text: { contains: 'there' } },
+    });
+    expect(stored?.text).toBe('hi\uFFFDthere');
   });
 });

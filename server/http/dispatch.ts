@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { authenticate, type Principal, requireRole } from '@/server/auth/principal';
+import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { type Actor, operationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
-import { isUuid } from '@/server/lib/ids';
+import { isUuid, newRequestId } from '@/server/lib/ids';
+import { assertSafeInput } from '@/server/lib/safe-input';
 import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { assertWithinApiRateLimit } from './api-rate-limit';
@@ -39,7 +40,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function handleApiRequest(request: Request, table: CompiledRoute[]): Promise<Response> {
   const started = performance.now();
   const sent = request.headers.get('x-request-id');
-  const requestId = sent && REQUEST_ID.test(sent) ? sent : `req_${randomUUID().replace(/-/g, '')}`;
+  const requestId = sent && REQUEST_ID.test(sent) ? sent : newRequestId();
   const url = new URL(request.url);
   let response: Response;
   let tenantId: string | undefined;
@@ -51,6 +52,9 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
   } catch (error) {
     if (error instanceof AppError) {
       response = problemResponse(error, requestId);
+    } else if (isDatabaseUnavailable(error)) {
+      logger().warn({ err: error, request_id: requestId }, 'database unavailable: answered 503');
+      response = problemResponse(Errors.unavailable(), requestId);
     } else {
       logger().error(
         { err: error, request_id: requestId, method: request.method, path: url.pathname },
@@ -158,9 +162,12 @@ async function readInput(route: AnyRoute, request: Request, url: URL, keepRaw: b
   let body: unknown;
   if (!keepRaw) {
     const parsed = parseJsonBody(rawBody, request.headers.get('content-type'));
+    assertSafeInput(parsed);
     body = route.body ? validate(route.body, parsed ?? {}) : undefined;
   }
-  const query = route.query ? validate(route.query, Object.fromEntries(url.searchParams)) : undefined;
+  const search = Object.fromEntries(url.searchParams);
+  assertSafeInput(search);
+  const query = route.query ? validate(route.query, search) : undefined;
   return { rawBody, body, query };
 }
 
@@ -177,9 +184,13 @@ function clientIp(request: Request): string {
 
 /** A malformed escape (`%E0%A4%A`) names no resource: 404, not a URIError turned 500. */
 function decodePathSegment(segment: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(segment);
+    decoded = decodeURIComponent(segment);
   } catch {
     throw Errors.notFound();
   }
+  // No id holds a NUL (PostgreSQL text cannot): such a path names no resource.
+  if (decoded.includes('\u0000')) throw Errors.notFound();
+  return decoded;
 }

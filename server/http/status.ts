@@ -13,6 +13,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   validation_failed: 422,
   url_not_allowed: 422,
+  channel_verification_failed: 422,
   unauthenticated: 401,
   token_expired: 401,
   invalid_credentials: 401,

@@ -5,7 +5,7 @@ import { completeBooking } from '@/server/domain/bookings/complete-booking';
 import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { updateBooking } from '@/server/domain/bookings/update-booking';
-import { createChannel } from '@/server/domain/channels/create-channel';
+import { registerChannel } from '@/server/domain/channels/register-channel';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { assignConversation } from '@/server/domain/conversations/assign-conversation';
 import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
@@ -116,7 +116,8 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
   await succeedPayment(ctx, { id: refunded.id });
   await refundPayment(ctx, { id: refunded.id });
 
-  const channel = await createChannel(ctx, {
+  // A placeholder not connected to Meta: there is no real number for the Graph API to confirm.
+  const channel = await registerChannel(ctx, {
     type: 'whatsapp',
     phone_number_id: '100000000000001',
     access_token: 'demo-placeholder-token',

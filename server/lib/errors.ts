@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'validation_failed',
   'url_not_allowed',
+  'channel_verification_failed',
   // credentials and permissions
   'unauthenticated',
   'token_expired',
@@ -91,4 +92,8 @@ export const Errors = {
   forbidden: (detail = 'Your role does not allow this action') => new AppError('forbidden', detail),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('rate_limited', 'Too many requests; retry later', { retryAfterSeconds }),
+  unavailable: () =>
+    new AppError('service_unavailable', 'The database is unavailable right now; retry shortly', {
+      retryAfterSeconds: 5,
+    }),
 };

@@ -1,7 +1,7 @@
 // Opaque, prefixed, time-ordered ids (`bkg_01JD…`): 48-bit millisecond time then 80 random bits,
 // Crockford base32 (ULID layout). Ordering by id is ordering by creation, which is what the cursor
 // pagination relies on.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 export const ID_PREFIXES = {
   booking: 'bkg',
@@ -81,4 +81,9 @@ export function hasPrefix(id: string, kind: IdKind): boolean {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/** The id a request is logged under and answers with (X-Request-Id, problem `request_id`). */
+export function newRequestId(): string {
+  return `req_${randomUUID().replace(/-/g, '')}`;
 }

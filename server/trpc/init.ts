@@ -6,18 +6,32 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { ZodError, z } from 'zod';
+import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { operationContext } from '@/server/domain/context';
 import { HTTP_STATUS } from '@/server/http/status';
-import { AppError, type FieldError } from '@/server/lib/errors';
+import { AppError, Errors, type FieldError } from '@/server/lib/errors';
+import { newRequestId } from '@/server/lib/ids';
+import { assertSafeInput } from '@/server/lib/safe-input';
 import { logger } from '@/server/log';
 import { currentViewer, type Viewer } from './membership';
 
 export interface TrpcContext {
   viewer: Viewer | null;
+  /** Logged with an unexpected failure and shown to the user, to quote when reporting it. */
+  requestId?: string;
+  /** The session could not be checked because the database is unreachable. */
+  databaseUnavailable?: boolean;
 }
 
 export async function createTrpcContext(): Promise<TrpcContext> {
-  return { viewer: await currentViewer() };
+  const requestId = newRequestId();
+  try {
+    return { viewer: await currentViewer(), requestId };
+  } catch (error) {
+    // The membership re-check needs the database: without it, every procedure answers 503.
+    if (isDatabaseUnavailable(error)) return { viewer: null, databaseUnavailable: true, requestId };
+    throw error;
+  }
 }
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -53,7 +67,7 @@ function zodFieldErrors(error: ZodError): FieldError[] {
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = error.cause;
     const appError = cause instanceof AppError ? cause : null;
     const fieldErrors =
@@ -63,7 +77,13 @@ const t = initTRPC.context<TrpcContext>().create({
       // Unexpected errors reveal nothing beyond their code.
       message:
         shape.data.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong on our side' : shape.message,
-      data: { ...shape.data, stack: undefined, apiCode: appError?.code ?? null, fieldErrors },
+      data: {
+        ...shape.data,
+        stack: undefined,
+        apiCode: appError?.code ?? null,
+        fieldErrors,
+        requestId: ctx?.requestId ?? null,
+      },
     };
   },
 });
@@ -71,18 +91,32 @@ const t = initTRPC.context<TrpcContext>().create({
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-const mapDomainErrors = t.middleware(async ({ next, path }) => {
+const mapDomainErrors = t.middleware(async ({ next, path, ctx }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
     if (cause instanceof AppError) return { ...result, error: new DomainTRPCError(cause) };
+    if (isDatabaseUnavailable(cause)) {
+      logger().warn({ err: cause, path, request_id: ctx.requestId }, 'database unavailable');
+      return { ...result, error: new DomainTRPCError(Errors.unavailable()) };
+    }
     if (result.error.code === 'INTERNAL_SERVER_ERROR')
-      logger().error({ err: cause ?? result.error, path }, 'trpc procedure failed');
+      logger().error(
+        { err: cause ?? result.error, path, request_id: ctx.requestId },
+        'trpc procedure failed',
+      );
   }
   return result;
 });
 
-export const publicProcedure = t.procedure.use(mapDomainErrors);
+/** Input with a NUL character or a reserved key is refused like a REST body (CONTRACT §10). */
+const refuseUnsafeInput = t.middleware(async ({ ctx, getRawInput, next }) => {
+  if (ctx.databaseUnavailable) throw Errors.unavailable();
+  assertSafeInput(await getRawInput());
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(mapDomainErrors).use(refuseUnsafeInput);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   const viewer = ctx.viewer;

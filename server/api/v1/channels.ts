@@ -16,9 +16,10 @@ export const channelRoutes = [
     role: 'admin',
     summary: "Register the tenant's WhatsApp number",
     description:
-      'The access token is stored encrypted and never returned. A phone_number_id can belong to one ' +
-      'tenant only (409 phone_number_id_taken). Point the Meta app webhook at ' +
-      '/api/v1/channels/whatsapp/webhook.',
+      'The access token must be able to read the number at the Graph API (GET /{phone_number_id} ' +
+      'answers 200), else 422 channel_verification_failed and nothing is claimed. It is stored ' +
+      'encrypted and never returned. A phone_number_id can belong to one tenant only ' +
+      '(409 phone_number_id_taken). Point the Meta app webhook at /api/v1/channels/whatsapp/webhook.',
     body: CreateChannelInput,
     responses: { 201: { description: 'Registered', schema: Channel } },
     handler: async ({ ctx, body }) => json(201, await createChannel(ctx, body)),

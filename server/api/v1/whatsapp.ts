@@ -3,6 +3,7 @@ import { settings } from '@/server/config/settings';
 import { HttpErrors } from '@/server/http/errors';
 import { json, publicRoute } from '@/server/http/route';
 import { AppError, Errors } from '@/server/lib/errors';
+import { withoutNul } from '@/server/lib/safe-input';
 import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { constantTimeEqual } from '@/server/security/hashing';
@@ -85,7 +86,8 @@ export const whatsappRoutes = [
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(rawBody);
+        // Meta's text is kept whatever it holds; NUL (which PostgreSQL cannot store) becomes U+FFFD.
+        parsed = withoutNul(JSON.parse(rawBody));
       } catch {
         throw HttpErrors.invalidJson();
       }

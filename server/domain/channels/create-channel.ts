@@ -1,34 +1,27 @@
 import type { z } from 'zod';
-import { Prisma } from '@/server/db/generated/client';
 import type { CreateChannelInput } from '@/server/domain/channels/schemas';
 import type { OperationContext } from '@/server/domain/context';
-import { Errors } from '@/server/lib/errors';
-import { newId } from '@/server/lib/ids';
-import { encryptSecret } from '@/server/security/secret-box';
-import { serializeChannel } from './serialize';
+import { AppError } from '@/server/lib/errors';
+import { verifyPhoneNumberAccess } from '@/server/whatsapp/graph-client';
+import { registerChannel } from './register-channel';
 
 /**
- * Registers a tenant's WhatsApp number. The access token is encrypted at rest. A phone_number_id
- * routes inbound traffic to exactly one tenant, so it is unique across tenants (409).
+ * Registers a tenant's WhatsApp number. The access token must be able to read the number at the
+ * Graph API (422 channel_verification_failed otherwise), so nobody claims a number with a made-up
+ * token; it is encrypted at rest. A phone_number_id routes inbound traffic to exactly one tenant,
+ * so it is unique across tenants (409).
  */
 export async function createChannel(ctx: OperationContext, input: z.output<typeof CreateChannelInput>) {
-  const { db, tenantId } = ctx;
-  try {
-    const row = await db.channel.create({
-      data: {
-        id: newId('channel'),
-        tenantId,
-        type: input.type,
-        phoneNumberId: input.phone_number_id,
-        accessTokenEnc: encryptSecret(input.access_token),
-        displayName: input.display_name ?? null,
-      },
-    });
-    return serializeChannel(row);
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      throw Errors.conflict('phone_number_id_taken', 'This phone_number_id is already registered');
-    }
-    throw error;
+  const access = await verifyPhoneNumberAccess({
+    phoneNumberId: input.phone_number_id,
+    accessToken: input.access_token,
+  });
+  if (!access.ok) {
+    throw new AppError(
+      'channel_verification_failed',
+      `The access token cannot read this phone number at the WhatsApp API: ${access.reason}`,
+      { errors: [{ path: 'access_token', message: access.reason }] },
+    );
   }
+  return registerChannel(ctx, input);
 }

@@ -14,6 +14,9 @@ function handler(request: Request) {
     req: request,
     router: appRouter,
     createContext: createTrpcContext,
+    // A database outage answers 503 with the same Retry-After as REST.
+    responseMeta: ({ errors }) =>
+      errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'Retry-After': '5' } } : {},
   });
 }
 

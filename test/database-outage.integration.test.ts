@@ -1,0 +1,95 @@
+// PostgreSQL going away under the service (CONTRACT §10): REST and tRPC answer 503
+// service_unavailable with Retry-After, never 500; once it is back, requests succeed without a
+// restart. The database is reached through a proxy this test takes down and brings back.
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { disconnectDb } from '@/server/db/client';
+import { closePgPool } from '@/server/db/pool';
+import { viewerFromSession } from '@/server/trpc/membership';
+import { appRouter } from '@/server/trpc/root';
+import { startApiServer, type TestServer } from './api-server';
+import { client, createTestTenant, type TestTenant } from './helpers';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+
+let proxy: TcpProxy;
+let server: TestServer;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  const real = new URL(process.env.DATABASE_URL as string);
+  proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port) });
+  real.port = String(proxy.port);
+  process.env.DATABASE_URL = real.toString();
+  await disconnectDb();
+  await closePgPool();
+  server = await startApiServer();
+  tenant = await createTestTenant('Outage');
+});
+afterAll(async () => {
+  await server.close();
+  await proxy.close();
+});
+
+async function eventually<T>(attempt: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await attempt();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('a database outage', () => {
+  it('answers 503 with Retry-After while PostgreSQL is unreachable, and recovers without a restart', async () => {
+    const api = client(server.url, { tenantId: tenant.tenantId, token: tenant.apiKey });
+    expect((await api('GET', '/bookings')).status).toBe(200);
+
+    await proxy.down();
+    const down = await api('GET', '/bookings');
+    expect(down.status).toBe(503);
+    expect(down.body.code).toBe('service_unavailable');
+    expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
+    const write = await api('POST', '/bookings', {
+      body: {
+        customer: { name: 'During' },
+        start_at: '2026-12-01T09:00:00Z',
+        end_at: '2026-12-01T10:00:00Z',
+      },
+    });
+    expect(write.status).toBe(503);
+    const health = await fetch(`${server.url}/api/health`);
+    expect(health.status).toBe(503);
+
+    await proxy.up();
+    const back = await eventually(
+      () => api('GET', '/bookings'),
+      (r) => r.status === 200,
+    );
+    expect(back.status).toBe(200);
+  });
+
+  it('answers tRPC calls with SERVICE_UNAVAILABLE and apiCode service_unavailable', async () => {
+    const viewer = await viewerFromSession({
+      user: { id: tenant.adminUserId, email: tenant.adminEmail, name: 'Admin' },
+      tenantId: tenant.tenantId,
+    });
+    const caller = appRouter.createCaller({ viewer });
+    await proxy.down();
+    const error = await caller.bookings.list({}).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await proxy.up();
+    expect(error).toBeInstanceOf(TRPCError);
+    expect((error as TRPCError).code).toBe('SERVICE_UNAVAILABLE');
+    const back = await eventually(
+      () =>
+        caller.bookings.list({}).then(
+          () => true,
+          () => false,
+        ),
+      (ok) => ok,
+    );
+    expect(back).toBe(true);
+  });
+});
