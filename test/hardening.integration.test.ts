@@ -199,3 +199,26 @@ describe('WhatsApp: NUL in inbound text, and claiming a number (findings 4 and 9
     expect(stored?.text).toBe('hi\uFFFDthere');
   });
 });
+
+describe('refresh tokens under a race (finding 2)', () => {
+  it('gives exactly one 200 to two parallel refreshes, and the reuse revokes the winner too, every time', async () => {
+    const email = `racer-${randomUUID()}@example.test`;
+    const password = 'a long enough password';
+    await createUser({ tenantId: a.tenantId, email, password, role: 'agent' });
+    const anon = client(server.url);
+    for (let round = 0; round < 30; round++) {
+      const login = await anon('POST', '/auth/login', { body: { email, password } });
+      const token = login.body.refresh_token;
+      const [x, y] = await Promise.all([
+        anon('POST', '/auth/refresh', { body: { refresh_token: token } }),
+        anon('POST', '/auth/refresh', { body: { refresh_token: token } }),
+      ]);
+      expect([x.status, y.status].sort()).toEqual([200, 401]);
+      const winner = x.status === 200 ? x : y;
+      const next = await anon('POST', '/auth/refresh', {
+        body: { refresh_token: winner.body.refresh_token },
+      });
+      expect(next.status, `round ${round}: the winner's new refresh token must be revoked`).toBe(401);
+    }
+  });
+});

@@ -2,7 +2,7 @@
 // family that starts at login and ends 30 days later; each refresh spends the presented token and
 // mints its successor, and presenting a spent token again revokes the whole family (someone holds a
 // copy). Tokens are stored as SHA-256 hashes only.
-import { db } from '@/server/db/client';
+import { db, type Tx } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -61,12 +61,18 @@ export async function login(input: {
 
   const familyId = newId('refreshFamily');
   const familyExpiresAt = new Date(Date.now() + REFRESH_FAMILY_TTL_MS);
-  return issueSession({
+  const refreshToken = await storeRefreshToken(db(), {
+    tenantId: membership.tenantId,
+    userId: user.id,
+    familyId,
+    familyExpiresAt,
+  });
+  return sessionResponse({
     user,
     tenantId: membership.tenantId,
     role: membership.role,
-    familyId,
     familyExpiresAt,
+    refreshToken,
   });
 }
 
@@ -80,29 +86,43 @@ export async function refresh(input: {
   if (token.familyExpiresAt <= new Date())
     throw Errors.tokenExpired('The refresh token has expired; sign in again');
 
-  // Spend the token; only one caller can win this conditional update.
-  const spent = await db().refreshToken.updateMany({
-    where: { id: token.id, rotatedAt: null, revokedAt: null },
-    data: { rotatedAt: new Date() },
+  // Spending the token, re-checking the membership and minting the successor happen in one
+  // transaction holding the family's lock, and so does every revocation of the family: a reuse
+  // detected by a concurrent refresh therefore always sees, and revokes, the winner's new token.
+  const outcome = await db().$transaction(async (tx) => {
+    await lockFamily(tx, token.familyId);
+    const spent = await tx.refreshToken.updateMany({
+      where: { id: token.id, rotatedAt: null, revokedAt: null },
+      data: { rotatedAt: new Date() },
+    });
+    if (spent.count === 0) {
+      await revokeFamilyIn(tx, token.familyId);
+      return { kind: 'reused' as const };
+    }
+    const membership = await tx.membership.findUnique({
+      where: { tenantId_userId: { tenantId: token.tenantId, userId: token.userId } },
+      include: { user: true },
+    });
+    if (!membership) {
+      await revokeFamilyIn(tx, token.familyId);
+      return { kind: 'left' as const };
+    }
+    const refreshToken = await storeRefreshToken(tx, {
+      tenantId: token.tenantId,
+      userId: token.userId,
+      familyId: token.familyId,
+      familyExpiresAt: token.familyExpiresAt,
+    });
+    return { kind: 'issued' as const, membership, refreshToken };
   });
-  if (spent.count === 0) {
-    await revokeFamily(token.familyId);
-    throw Errors.refreshTokenReused();
-  }
-  const membership = await db().membership.findUnique({
-    where: { tenantId_userId: { tenantId: token.tenantId, userId: token.userId } },
-    include: { user: true },
-  });
-  if (!membership) {
-    await revokeFamily(token.familyId);
-    throw Errors.unauthenticated('This user no longer belongs to the tenant');
-  }
-  return issueSession({
-    user: membership.user,
+  if (outcome.kind === 'reused') throw Errors.refreshTokenReused();
+  if (outcome.kind === 'left') throw Errors.unauthenticated('This user no longer belongs to the tenant');
+  return sessionResponse({
+    user: outcome.membership.user,
     tenantId: token.tenantId,
-    role: membership.role,
-    familyId: token.familyId,
+    role: outcome.membership.role,
     familyExpiresAt: token.familyExpiresAt,
+    refreshToken: outcome.refreshToken,
   });
 }
 
@@ -114,30 +134,49 @@ export async function logout(input: { refreshToken: string; tenantHeader: string
 }
 
 async function revokeFamily(familyId: string): Promise<void> {
-  await db().refreshToken.updateMany({
+  await db().$transaction(async (tx) => {
+    await lockFamily(tx, familyId);
+    await revokeFamilyIn(tx, familyId);
+  });
+}
+
+function lockFamily(tx: Tx, familyId: string) {
+  return tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`refresh-family:${familyId}`}, 0))`;
+}
+
+function revokeFamilyIn(tx: Tx, familyId: string) {
+  return tx.refreshToken.updateMany({
     where: { familyId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
 }
 
-async function issueSession(input: {
-  user: { id: string; email: string; name: string };
-  tenantId: string;
-  role: Role;
-  familyId: string;
-  familyExpiresAt: Date;
-}): Promise<SessionResponse> {
+/** Mints a refresh token of the family; only its hash is stored. */
+async function storeRefreshToken(
+  tx: Pick<Tx, 'refreshToken'>,
+  input: { tenantId: string; userId: string; familyId: string; familyExpiresAt: Date },
+): Promise<string> {
   const refreshToken = `rt_${randomBase62(43)}`;
-  await db().refreshToken.create({
+  await tx.refreshToken.create({
     data: {
       id: newId('refreshToken'),
       tenantId: input.tenantId,
-      userId: input.user.id,
+      userId: input.userId,
       familyId: input.familyId,
       tokenHash: sha256Hex(refreshToken),
       familyExpiresAt: input.familyExpiresAt,
     },
   });
+  return refreshToken;
+}
+
+async function sessionResponse(input: {
+  user: { id: string; email: string; name: string };
+  tenantId: string;
+  role: Role;
+  familyExpiresAt: Date;
+  refreshToken: string;
+}): Promise<SessionResponse> {
   return {
     access_token: await signAccessToken({
       userId: input.user.id,
@@ -146,7 +185,7 @@ async function issueSession(input: {
     }),
     token_type: 'Bearer',
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
-    refresh_token: refreshToken,
+    refresh_token: input.refreshToken,
     refresh_token_expires_at: input.familyExpiresAt.toISOString(),
     tenant_id: input.tenantId,
     user: { id: input.user.id, email: input.user.email, name: input.user.name, role: input.role },
