@@ -222,3 +222,22 @@ describe('refresh tokens under a race (finding 2)', () => {
     }
   });
 });
+
+describe('access tokens follow the membership (finding 8)', () => {
+  it('stops working once the membership is removed, and follows a role change', async () => {
+    const email = `member-${randomUUID()}@example.test`;
+    const password = 'a long enough password';
+    const { userId } = await createUser({ tenantId: a.tenantId, email, password, role: 'admin' });
+    const login = await client(server.url)('POST', '/auth/login', { body: { email, password } });
+    const api = client(server.url, { tenantId: a.tenantId, token: login.body.access_token });
+    expect((await api('GET', '/api-keys')).status).toBe(200);
+
+    const membership = { tenantId_userId: { tenantId: a.tenantId, userId } };
+    await db().membership.update({ where: membership, data: { role: 'agent' } });
+    expectProblemCode(await api('GET', '/api-keys'), 403, 'forbidden');
+    expect((await api('GET', '/bookings')).status).toBe(200);
+
+    await db().membership.delete({ where: membership });
+    expectProblemCode(await api('GET', '/bookings'), 401, 'unauthenticated');
+  });
+});

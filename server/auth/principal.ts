@@ -37,13 +37,24 @@ async function authenticateApiKey(token: string): Promise<Principal> {
   return { kind: 'api_key', tenantId: key.tenantId, role: 'admin', keyId: key.id };
 }
 
+/**
+ * A valid signature is not enough: the membership is read on every request, so removing a member
+ * or changing a role takes effect at once, not when the 30-minute token expires (CONTRACT §10).
+ * One primary-key lookup, like an API key's.
+ */
 async function authenticateAccessToken(token: string): Promise<Principal> {
   const result = await verifyAccessToken(token);
   if (!result.ok)
     throw result.reason === 'expired'
       ? Errors.tokenExpired()
       : Errors.unauthenticated('Invalid access token');
-  return { kind: 'user', tenantId: result.claims.tid, role: result.claims.role, userId: result.claims.sub };
+  const { tid: tenantId, sub: userId } = result.claims;
+  const membership = await db().membership.findUnique({
+    where: { tenantId_userId: { tenantId, userId } },
+    select: { role: true },
+  });
+  if (!membership) throw Errors.unauthenticated('This user no longer belongs to the tenant');
+  return { kind: 'user', tenantId, role: membership.role, userId };
 }
 
 export function requireRole(principal: Principal, role: Role | undefined): void {
