@@ -1,3 +1,8 @@
+import securityHeaders from './server/http/security-headers.json' with { type: 'json' };
+
+const production = process.env.NODE_ENV === 'production';
+const headers = { ...securityHeaders.always, ...(production ? securityHeaders.production : {}) };
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native and WASM-backed server packages are loaded by Node at run time, not bundled.
@@ -6,6 +11,10 @@ const nextConfig = {
   reactStrictMode: true,
   // Type checking is its own step (`npm run typecheck`, run by CI); the build only compiles.
   typescript: { ignoreBuildErrors: true },
+  // CONTRACT §10: no sniffing, no framing, a referrer policy everywhere; HSTS in production.
+  async headers() {
+    return [{ source: '/:path*', headers: Object.entries(headers).map(([key, value]) => ({ key, value })) }];
+  },
 };
 
 export default nextConfig;

@@ -241,3 +241,18 @@ describe('access tokens follow the membership (finding 8)', () => {
     expectProblemCode(await api('GET', '/bookings'), 401, 'unauthenticated');
   });
 });
+
+describe('security headers (finding 10)', () => {
+  it('sends nosniff, a referrer policy and no-framing on every REST answer', async () => {
+    for (const res of [
+      await a.admin('GET', '/bookings'),
+      await a.admin('GET', '/nope'),
+      await client(server.url)('GET', '/openapi.json'),
+    ]) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    }
+  });
+});

@@ -12,6 +12,7 @@ import { HttpErrors } from './errors';
 import { withIdempotency } from './idempotency';
 import { internalErrorResponse, problemResponse } from './problem';
 import type { AnyRoute, ApiResult, BaseContext } from './route';
+import { withSecurityHeaders } from './security-headers';
 
 export const API_PREFIX = '/api/v1';
 
@@ -74,7 +75,7 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
     },
     'request',
   );
-  return response;
+  return withSecurityHeaders(response);
 }
 
 function toResponse(result: ApiResult, requestId: string): Response {

@@ -1,0 +1,14 @@
+// Headers every answer of the service carries (CONTRACT §10), listed once in
+// security-headers.json: next.config.mjs sends them on pages and every route Next serves, and the
+// REST pipeline sets them itself so they hold wherever the API runs (Next, the test server).
+// HSTS only in production: browsers ignore it over http, and a developer's localhost must not keep it.
+import headers from './security-headers.json';
+
+export function securityHeaders(production = process.env.NODE_ENV === 'production'): Record<string, string> {
+  return production ? { ...headers.always, ...headers.production } : { ...headers.always };
+}
+
+export function withSecurityHeaders(response: Response): Response {
+  for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
+  return response;
+}
