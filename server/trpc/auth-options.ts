@@ -7,17 +7,11 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { verifyPasswordLogin } from '@/server/auth/sessions';
 import { settings } from '@/server/config/settings';
 import type { Role } from '@/server/db/generated/enums';
+import { clientAddressOf } from '@/server/http/client-address';
 import { AppError } from '@/server/lib/errors';
 import { findMembership } from './membership';
 
 export const SIGN_IN_ERRORS = { invalid: 'CredentialsSignin', rateLimited: 'rate_limited' } as const;
-
-function clientIp(headers: Record<string, unknown> | undefined): string {
-  const forwarded = headers?.['x-forwarded-for'];
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  const real = headers?.['x-real-ip'];
-  return first || (typeof real === 'string' ? real : '') || 'unknown';
-}
 
 export function authOptions(): NextAuthOptions {
   return {
@@ -37,7 +31,7 @@ export function authOptions(): NextAuthOptions {
             const user = await verifyPasswordLogin({
               email: credentials.email,
               password: credentials.password,
-              ip: clientIp(req?.headers),
+              ip: clientAddressOf(req?.headers?.['x-forwarded-for']),
             });
             const only = user.memberships.length === 1 ? user.memberships[0] : undefined;
             return {
