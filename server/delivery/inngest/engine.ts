@@ -1,5 +1,5 @@
 import { Prisma } from '@/server/db/generated/client';
-import type { DeliveryEngine } from '@/server/delivery/engine';
+import type { DeliveryEngine } from '@/server/delivery/engine-interface';
 
 /**
  * Inngest engine hand-over. Inngest is outside the database, so nothing can be sent inside the

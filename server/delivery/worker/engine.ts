@@ -1,4 +1,4 @@
-import type { DeliveryEngine } from '@/server/delivery/engine';
+import type { DeliveryEngine } from '@/server/delivery/engine-interface';
 import { notifyWorkersSql } from './queue';
 
 /**
