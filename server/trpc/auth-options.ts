@@ -4,7 +4,7 @@ import { verifyPasswordLogin } from '@/server/auth/sessions';
 import { settings } from '@/server/config/settings';
 import type { Role } from '@/server/db/generated/enums';
 import { ApiError } from '@/server/http/errors';
-import { findMembership } from './membership';
+import { findMembership } from '@/server/trpc/find-membership';
 
 /**
  * Dashboard sign-in (next-auth 4, Credentials + JWT cookie). The password check is the REST
