@@ -1,45 +1,19 @@
-// The delivery engines behind one small interface (the shape of Documenso's jobs provider): the
-// outbox code hands deliveries over inside its transaction; the engine runs the one delivery
-// workflow (server/delivery/workflow.ts) with its own scheduling. Receivers cannot tell which
-// engine ran it.
+// Picks the delivery engine named by the DELIVERY_ENGINE setting. The interface lives in
+// server/delivery/engine-interface.ts, which the engines import, so no engine imports this module
+// back. The types are re-exported here so the outbox (server/events/record.ts) needs one import.
 import { settings } from '@/server/config/settings';
-import type { Prisma } from '@/server/db/generated/client';
+import type { DeliveryEngine } from '@/server/delivery/engine-interface';
 
-export interface DeliveryJob {
-  tenantId: string;
-  deliveryId: string;
-  eventId: string;
-  endpointId: string;
-  /** 1-based number of the attempt to make. */
-  attempt: number;
-}
-
-export interface DeliveryEngine {
-  readonly name: 'worker' | 'inngest';
-  /**
-   * Whether the hand-over is complete when the transaction commits (worker: the delivery rows are
-   * its queue). If not, the event stays undispatched until the engine's relay confirms it.
-   */
-  readonly transactional: boolean;
-  /**
-   * A SELECT that hands `jobs` (never empty) over to the engine. It runs inside the statement that
-   * writes their delivery rows, so the hand-over commits with them or not at all.
-   */
-  handOverSql(jobs: DeliveryJob[]): Prisma.Sql;
-}
+export type { DeliveryEngine, DeliveryJob } from '@/server/delivery/engine-interface';
 
 const engines: Partial<Record<DeliveryEngine['name'], DeliveryEngine>> = {};
 
-export function registerEngine(engine: DeliveryEngine): void {
-  engines[engine.name] = engine;
-}
-
 export async function deliveryEngine(): Promise<DeliveryEngine> {
   const name = settings().DELIVERY_ENGINE;
-  if (!engines[name]) {
-    // Imported lazily so the worker engine never loads the Inngest SDK and vice versa.
-    if (name === 'worker') registerEngine((await import('./worker/engine')).workerEngine);
-    else registerEngine((await import('./inngest/engine')).inngestEngine);
-  }
-  return engines[name] as DeliveryEngine;
+  // Imported lazily so only the configured engine's module (and what it imports) is ever loaded.
+  engines[name] ??=
+    name === 'worker'
+      ? (await import('./worker/engine')).workerEngine
+      : (await import('./inngest/engine')).inngestEngine;
+  return engines[name];
 }

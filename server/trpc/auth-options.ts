@@ -9,7 +9,7 @@ import { settings } from '@/server/config/settings';
 import type { Role } from '@/server/db/generated/enums';
 import { clientAddressOf } from '@/server/http/client-address';
 import { AppError } from '@/server/lib/errors';
-import { findMembership } from './membership';
+import { findMembership } from '@/server/trpc/find-membership';
 
 export const SIGN_IN_ERRORS = { invalid: 'CredentialsSignin', rateLimited: 'rate_limited' } as const;
 

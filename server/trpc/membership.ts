@@ -6,13 +6,8 @@ import { authOptions } from './auth-options';
 
 /**
  * Memberships are looked up across tenants on purpose (this is the authorisation check itself),
- * so they use the unscoped client.
+ * so they use the unscoped client (also in find-membership.ts, the tenant-switch check).
  */
-export async function findMembership(userId: string, tenantId: string) {
-  if (!isUuid(tenantId)) return null;
-  return db().membership.findUnique({ where: { tenantId_userId: { tenantId, userId } } });
-}
-
 export async function listMemberships(userId: string) {
   return db().membership.findMany({
     where: { userId },

@@ -3,7 +3,7 @@
 // the relay, and the relay's periodic sweep catches anything a crash left behind
 // (server/delivery/inngest/relay.ts).
 import { Prisma } from '@/server/db/generated/client';
-import type { DeliveryEngine } from '@/server/delivery/engine';
+import type { DeliveryEngine } from '@/server/delivery/engine-interface';
 
 export const OUTBOX_CHANNEL = 'switchboard_outbox';
 
