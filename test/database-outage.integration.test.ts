@@ -3,6 +3,7 @@
 // restart. The database is reached through a proxy this test takes down and brings back.
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebSession } from '@/server/auth/web-sessions';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
 import { viewerFromSession } from '@/server/trpc/membership';
@@ -72,6 +73,7 @@ describe('a database outage', () => {
     const viewer = await viewerFromSession({
       user: { id: tenant.adminUserId, email: tenant.adminEmail, name: 'Admin' },
       tenantId: tenant.tenantId,
+      sid: await startWebSession(tenant.adminUserId),
     });
     const caller = appRouter.createCaller({ viewer });
     await proxy.down();

@@ -2,9 +2,9 @@ import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { JWT } from 'next-auth/jwt';
 import type { CredentialsConfig } from 'next-auth/providers/credentials';
-import superjson from 'superjson';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { login } from '@/server/auth/sessions';
+import { startWebSession } from '@/server/auth/web-sessions';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { AppError } from '@/server/lib/errors';
@@ -27,6 +27,7 @@ async function callerFor(userId: string, tenantId: string | null) {
   const viewer = await viewerFromSession({
     user: { id: userId, email: 'x@example.test', name: 'X' },
     tenantId,
+    sid: await startWebSession(userId),
   });
   return createCaller({ viewer });
 }
@@ -112,12 +113,16 @@ describe('domain errors map to tRPC codes in one place', () => {
   });
 
   it('answers over HTTP with the flattened zod errors and the API code', async () => {
-    const viewer = await viewerFromSession({ user: { id: a.adminUserId }, tenantId: a.tenantId });
+    const viewer = await viewerFromSession({
+      user: { id: a.adminUserId },
+      tenantId: a.tenantId,
+      sid: await startWebSession(a.adminUserId),
+    });
     const call = async (path: string, input: unknown) => {
       const request = new Request(`http://localhost/api/trpc/${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(superjson.serialize(input)),
+        body: JSON.stringify(input),
       });
       const response = await fetchRequestHandler({
         endpoint: '/api/trpc',
@@ -125,9 +130,8 @@ describe('domain errors map to tRPC codes in one place', () => {
         router: appRouter,
         createContext: async () => ({ viewer }),
       });
-      const raw = (await response.json()) as { error: Parameters<typeof superjson.deserialize>[0] };
-      // Errors travel superjson-encoded, like results.
-      const error = superjson.deserialize(raw.error) as { message: string; data: Record<string, unknown> };
+      const raw = (await response.json()) as { error: { message: string; data: Record<string, unknown> } };
+      const error = raw.error;
       return { status: response.status, body: { error } };
     };
 

@@ -3,7 +3,6 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { SessionProvider } from 'next-auth/react';
 import { type ReactNode, useState } from 'react';
-import superjson from 'superjson';
 import type { AppRouter } from '@/server/trpc/root';
 import { TRPCProvider } from './trpc';
 
@@ -23,7 +22,7 @@ export function Providers({ children }: { children: ReactNode }) {
       }),
   );
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', transformer: superjson })] }),
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc' })] }),
   );
   return (
     <SessionProvider refetchOnWindowFocus={false}>

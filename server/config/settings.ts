@@ -20,6 +20,8 @@ const settingsSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   AUTH_SECRET: strongSecret('AUTH_SECRET'),
+  /** The dashboard's public URL (sign-in callbacks; https makes the session cookie Secure). */
+  AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
   SECRETS_KEY: strongSecret('SECRETS_KEY'),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag,
   WEBHOOK_RETRY_WAITS: z

@@ -54,8 +54,9 @@ say(
 );
 if (mode === 'dev') await seedDemoTenant(say, settings.PORT);
 
-// next-auth builds its callback URLs from NEXTAUTH_URL; default it to this server.
-env.NEXTAUTH_URL ||= `http://localhost:${settings.PORT}`;
+// next-auth builds its callback URLs (and decides on Secure cookies) from NEXTAUTH_URL: the
+// dashboard's public URL, AUTH_URL, else this server on localhost.
+env.NEXTAUTH_URL = settings.AUTH_URL ?? env.NEXTAUTH_URL ?? `http://localhost:${settings.PORT}`;
 
 // Next runs behind our own HTTP server (server/launcher/next-server.ts), which decides the client
 // address before Next sees a request.

@@ -5,6 +5,7 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { verifyPasswordLogin } from '@/server/auth/sessions';
+import { endWebSession, startWebSession, WEB_SESSION_TTL_SECONDS } from '@/server/auth/web-sessions';
 import { settings } from '@/server/config/settings';
 import type { Role } from '@/server/db/generated/enums';
 import { clientAddressOf } from '@/server/http/client-address';
@@ -16,7 +17,9 @@ export const SIGN_IN_ERRORS = { invalid: 'CredentialsSignin', rateLimited: 'rate
 export function authOptions(): NextAuthOptions {
   return {
     secret: settings().AUTH_SECRET,
-    session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+    session: { strategy: 'jwt', maxAge: WEB_SESSION_TTL_SECONDS },
+    // Behind https (AUTH_URL), the session cookie is Secure (and __Secure- prefixed).
+    useSecureCookies: dashboardUrl().protocol === 'https:',
     pages: { signIn: '/login', error: '/login' },
     providers: [
       CredentialsProvider({
@@ -56,6 +59,7 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           const u = user as { id: string; tenantId?: string | null; role?: Role | null };
           token.userId = u.id;
+          token.sid = await startWebSession(u.id);
           token.tenantId = u.tenantId ?? null;
           token.role = u.role ?? null;
         }
@@ -75,8 +79,20 @@ export function authOptions(): NextAuthOptions {
           user: { ...session.user, id: token.userId },
           tenantId: token.tenantId ?? null,
           role: token.role ?? null,
+          sid: token.sid,
         };
       },
     },
+    events: {
+      // Signing out ends the session on the server too: the cookie, if kept, no longer works.
+      async signOut({ token }) {
+        await endWebSession(token?.sid);
+      },
+    },
   };
+}
+
+/** The dashboard's public URL (AUTH_URL; the launcher sets NEXTAUTH_URL from it). */
+export function dashboardUrl(): URL {
+  return new URL(settings().AUTH_URL ?? process.env.NEXTAUTH_URL ?? 'http://localhost:3000');
 }

@@ -4,7 +4,6 @@
 // codes (keeping the API code and field errors for the UI).
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import superjson from 'superjson';
 import { ZodError, z } from 'zod';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { operationContext } from '@/server/domain/context';
@@ -66,7 +65,6 @@ function zodFieldErrors(error: ZodError): FieldError[] {
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  transformer: superjson,
   errorFormatter({ shape, error, ctx }) {
     const cause = error.cause;
     const appError = cause instanceof AppError ? cause : null;

@@ -1,4 +1,5 @@
 import { getServerSession, type Session } from 'next-auth';
+import { isWebSessionActive } from '@/server/auth/web-sessions';
 import { db } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
 import { isUuid } from '@/server/lib/ids';
@@ -33,10 +34,12 @@ export async function currentViewer(): Promise<Viewer | null> {
 
 /** Never trusts the tenant or role in the cookie: both come from the membership row. */
 export async function viewerFromSession(
-  session: Pick<Session, 'user' | 'tenantId'> | null,
+  session: Pick<Session, 'user' | 'tenantId' | 'sid'> | null,
 ): Promise<Viewer | null> {
   const userId = session?.user?.id;
   if (!session || !userId) return null;
+  // A cookie whose server-side session was ended (signed out) or never existed counts as signed out.
+  if (!(await isWebSessionActive(session.sid, userId))) return null;
   const membership =
     session.tenantId && isUuid(session.tenantId)
       ? await db().membership.findUnique({

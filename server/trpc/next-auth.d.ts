@@ -7,12 +7,15 @@ declare module 'next-auth' {
     user: DefaultSession['user'] & { id: string };
     tenantId: string | null;
     role: Role | null;
+    /** The server-side session (server/auth/web-sessions.ts) this cookie stands for. */
+    sid?: string;
   }
 }
 
 declare module 'next-auth/jwt' {
   interface JWT {
     userId: string;
+    sid?: string;
     tenantId: string | null;
     role: Role | null;
   }
