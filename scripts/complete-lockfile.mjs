@@ -9,7 +9,7 @@ const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const pkgs = lock.packages;
 const platform = (name) => {
   const os = ['darwin', 'win32', 'linux', 'android', 'freebsd'].find((o) => name.includes(`-${o}-`));
-  const cpu = ['arm64', 'x64', 'ia32', 'arm'].find((c) => new RegExp(`-${c}(-|$)`).test(name));
+  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'wasm32'].find((c) => new RegExp(`-${c}(-|$)`).test(name));
   return { os, cpu, libc: name.includes('-musl') ? 'musl' : name.includes('-gnu') ? 'glibc' : undefined };
 };
 
@@ -20,12 +20,13 @@ for (const [path, entry] of Object.entries(pkgs)) {
     const hoisted = `node_modules/${name}`;
     if (pkgs[key] || pkgs[hoisted]) continue;
     const { os, cpu, libc } = platform(name);
-    if (!os || !cpu) continue; // not a platform package: leave it to npm
+    // A wasm32 build (Tailwind's oxide) names no OS: its cpu alone keeps it off every real machine.
+    if (!cpu || (!os && cpu !== 'wasm32')) continue; // not a platform package: leave it to npm
     pkgs[hoisted] = {
       version,
       ...(entry.dev ? { dev: true } : {}),
       optional: true,
-      os: [os],
+      ...(os ? { os: [os] } : {}),
       cpu: [cpu],
       ...(libc ? { libc: [libc] } : {}),
     };
