@@ -2,6 +2,7 @@ import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeysRouter } from './routers/api-keys';
 import { bookingsRouter } from './routers/bookings';
 import { conversationsRouter } from './routers/conversations';
+import { eventTypesRouter } from './routers/event-types';
 import { webhooksRouter } from './routers/webhooks';
 
 /** The dashboard's API: one router per area. */
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   apiKeys: apiKeysRouter,
   bookings: bookingsRouter,
   conversations: conversationsRouter,
+  eventTypes: eventTypesRouter,
   webhooks: webhooksRouter,
 });
 
