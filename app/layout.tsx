@@ -1,16 +1,27 @@
 import './globals.css';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { Providers } from './_components/providers';
 
-export const metadata = {
+export const metadata: Metadata = {
   title: 'Switchboard',
   description: 'Messaging, bookings and webhooks for your business',
+  // public/icon.svg is the source; scripts/make-icons.mjs renders the raster ones from it.
+  icons: {
+    icon: [
+      { url: '/icon.svg', type: 'image/svg+xml' },
+      { url: '/favicon.ico', sizes: '16x16 32x32 48x48' },
+    ],
+    apple: '/apple-icon.png',
+  },
 };
+
+export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#151a23' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>
+      <body className="min-h-dvh bg-bg font-sans text-fg antialiased">
         <Providers>{children}</Providers>
       </body>
     </html>

@@ -41,8 +41,11 @@ test('a booking is cancelled with a reason from the dashboard', async ({ page })
   expect(created.status).toBe(201);
   await signInToDashboard(page, fixtures().admin);
   const row = page.getByTestId(`booking-${created.body.id}`);
-  page.once('dialog', (dialog) => dialog.accept('Customer called to cancel'));
   await row.getByRole('button', { name: 'Cancel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel the booking for Alan Turing?' });
+  await dialog.getByLabel('Reason').fill('Customer called to cancel');
+  await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(
     page.getByRole('status').filter({ hasText: 'Booking for Alan Turing cancelled' }),
   ).toBeVisible();

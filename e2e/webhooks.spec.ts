@@ -155,15 +155,21 @@ test('edit events, disable and enable, rotate the secret and delete an endpoint'
   await edited.getByRole('button', { name: 'Enable' }).click();
   await expect(edited.getByText('active', { exact: true })).toBeVisible();
 
-  page.once('dialog', (dialog) => dialog.accept());
   await edited.getByRole('button', { name: 'Rotate secret' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Rotate the signing secret?' })
+    .getByRole('button', { name: 'Rotate secret' })
+    .click();
   const rotated = page.getByRole('region', { name: /New signing secret/ }).getByTestId('secret-value');
   await expect(rotated).toHaveText(/^whsec_/);
   expect(await rotated.textContent()).not.toBe(first);
   await page.getByRole('button', { name: 'Done' }).click();
 
-  page.once('dialog', (dialog) => dialog.accept());
   await edited.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Delete this endpoint?' })
+    .getByRole('button', { name: 'Delete endpoint' })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Endpoint deleted' })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'Lifecycle' })).toHaveCount(0);
 });

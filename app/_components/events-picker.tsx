@@ -1,5 +1,8 @@
 'use client';
-import { EVENT_TYPES, SUBSCRIPTION_FAMILIES } from '@/server/events/catalog';
+import { useQuery } from '@tanstack/react-query';
+import { Loading } from '@/app/_components/feedback';
+import { useTRPC } from '@/app/_components/trpc';
+import { Checkbox, cn, ErrorNotice } from '@/app/_components/ui';
 
 const FAMILY_LABELS: Record<string, string> = {
   '*': 'All events (*)',
@@ -7,34 +10,49 @@ const FAMILY_LABELS: Record<string, string> = {
   'booking.*': 'All booking events',
   'payment.*': 'All payment events',
 };
-const TYPES = EVENT_TYPES.filter((e) => e.type !== 'webhook.test');
 
-/** Subscription checkboxes: `*`, the families, then each catalog type (CONTRACT §6). */
+// As many columns of at least 17rem as fit: the longest type name stays on one line.
+const gridClass =
+  'grid grid-cols-[repeat(auto-fill,minmax(min(100%,17rem),1fr))] gap-x-4 gap-y-1.5 rounded-control border border-border p-3';
+
+/** Subscription checkboxes: `*`, the families, then each catalog type (CONTRACT §6), read over tRPC. */
 export function EventsPicker({ value, onChange }: { value: string[]; onChange: (next: string[]) => void }) {
+  const trpc = useTRPC();
+  // The catalog changes only with a deploy.
+  const catalog = useQuery({ ...trpc.eventTypes.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
   const toggle = (name: string, on: boolean) =>
     onChange(on ? [...value, name] : value.filter((v) => v !== name));
   const box = (name: string, label: string, title?: string) => (
-    <label key={name} title={title}>
-      <input
-        type="checkbox"
-        name="events"
-        value={name}
-        checked={value.includes(name)}
-        onChange={(e) => toggle(name, e.target.checked)}
-      />
-      {label}
-    </label>
+    <Checkbox
+      key={name}
+      name="events"
+      value={name}
+      label={label}
+      title={title}
+      checked={value.includes(name)}
+      onChange={(e) => toggle(name, e.target.checked)}
+    />
   );
   return (
-    <fieldset>
-      <legend>Events</legend>
-      <div className="checks">{SUBSCRIPTION_FAMILIES.map((f) => box(f, FAMILY_LABELS[f] ?? f))}</div>
-      <details style={{ marginTop: '0.4rem' }}>
-        <summary>Individual event types</summary>
-        <div className="checks" style={{ marginTop: '0.4rem' }}>
-          {TYPES.map((t) => box(t.type, t.type, t.description))}
-        </div>
-      </details>
+    <fieldset className="min-w-0">
+      <legend className="mb-1 text-sm font-semibold">Events</legend>
+      {catalog.isPending ? (
+        <Loading label="Loading event types…" />
+      ) : catalog.error ? (
+        <ErrorNotice error={catalog.error} />
+      ) : (
+        <>
+          <div className={gridClass}>{catalog.data.families.map((f) => box(f, FAMILY_LABELS[f] ?? f))}</div>
+          <details className="mt-2">
+            <summary className="cursor-pointer text-sm">Individual event types</summary>
+            <div className={cn(gridClass, 'mt-2')}>
+              {catalog.data.types
+                .filter((t) => t.subscribable)
+                .map((t) => box(t.type, t.type, t.description))}
+            </div>
+          </details>
+        </>
+      )}
     </fieldset>
   );
 }

@@ -1,29 +1,15 @@
 'use client';
-import { type ReactNode, useEffect, useState } from 'react';
-
-/** Turns a tRPC error into one readable sentence plus the field problems, if any. */
-export function errorMessage(error: unknown): string {
-  const e = error as {
-    message?: string;
-    data?: { fieldErrors?: { path: string; message: string }[] | null };
-  } | null;
-  const fields = e?.data?.fieldErrors;
-  if (fields?.length) return fields.map((f) => `${f.path}: ${f.message}`).join('; ');
-  return e?.message || 'Something went wrong';
-}
-
-export function ErrorNote({ error }: { error: unknown }) {
-  if (!error) return null;
-  return (
-    <p className="note note-error" role="alert">
-      {errorMessage(error)}
-    </p>
-  );
-}
+/**
+ * The dashboard's list states and shared bits built on the kit: loading/failed/empty/rows,
+ * "Load more" under cursor-paginated lists, a secret shown once, and time formatting.
+ */
+import type { ReactNode } from 'react';
+import { Button, Code, CopyButton, ErrorNotice, Notice, Spinner } from '@/app/_components/ui';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
-    <p className="muted" aria-live="polite">
+    <p className="flex items-center gap-2 py-2 text-muted" aria-live="polite">
+      <Spinner />
       {label}
     </p>
   );
@@ -40,50 +26,32 @@ export function QueryState<T>(props: {
   children: (rows: T[]) => ReactNode;
 }) {
   if (props.query.isPending) return <Loading />;
-  if (props.query.error) return <ErrorNote error={props.query.error} />;
+  if (props.query.error) return <ErrorNotice error={props.query.error} />;
   if (!props.rows?.length) return props.empty;
   return props.children(props.rows);
 }
 
-/** A short-lived success message, announced to screen readers. */
-export function useFlash(): [ReactNode, (message: string) => void] {
-  const [message, setMessage] = useState<string | null>(null);
-  useEffect(() => {
-    if (!message) return;
-    const timer = setTimeout(() => setMessage(null), 5000);
-    return () => clearTimeout(timer);
-  }, [message]);
-  const node = (
-    <p className="note note-success" role="status" aria-live="polite" hidden={!message}>
-      {message}
-    </p>
-  );
-  return [node, setMessage];
-}
-
 /** A secret that is shown once, with a copy button. */
 export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
   return (
-    <section className="secret" aria-label={label}>
-      <p>
-        <strong>{label}</strong> — copy it now: it will not be shown again.
-      </p>
-      <div className="secret-row">
-        <code data-testid="secret-value">{value}</code>
-        <button
-          type="button"
-          onClick={async () => {
-            await navigator.clipboard.writeText(value);
-            setCopied(true);
-          }}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          Done
-        </button>
-      </div>
+    <section aria-label={label} className="mb-4">
+      <Notice tone="warn" className="flex flex-col gap-2 px-4 py-3">
+        <p>
+          <strong>{label}</strong> — copy it now: it will not be shown again.
+        </p>
+        <div className="flex flex-wrap items-center gap-2">
+          <Code
+            data-testid="secret-value"
+            className="max-w-full border border-border bg-panel px-2 py-1 break-all text-fg"
+          >
+            {value}
+          </Code>
+          <CopyButton value={value} size="sm" />
+          <Button variant="secondary" size="sm" onClick={onDone}>
+            Done
+          </Button>
+        </div>
+      </Notice>
     </section>
   );
 }
@@ -91,6 +59,21 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/**
+ * A timestamp for tables: the date and the time each stay whole, but may sit on two lines so a
+ * narrow column does not force the table wider.
+ */
+export function Time({ value }: { value: string | null | undefined }) {
+  if (!value) return <span className="text-muted">—</span>;
+  const date = new Date(value);
+  return (
+    <time dateTime={value} title={formatTime(value)}>
+      <span className="whitespace-nowrap">{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span>{' '}
+      <span className="whitespace-nowrap">{date.toLocaleTimeString(undefined, { timeStyle: 'medium' })}</span>
+    </time>
+  );
 }
 
 /** "Load more" under a cursor-paginated list (CONTRACT §1 pagination), driven by its infinite query. */
@@ -101,15 +84,14 @@ export function LoadMore({
 }) {
   if (!query.hasNextPage) return null;
   return (
-    <div className="row" style={{ justifyContent: 'center', marginTop: '0.75rem' }}>
-      <button
-        type="button"
-        className="secondary"
-        disabled={query.isFetchingNextPage}
+    <div className="mt-3 flex justify-center">
+      <Button
+        variant="secondary"
+        loading={query.isFetchingNextPage}
         onClick={() => void query.fetchNextPage()}
       >
-        {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
-      </button>
+        Load more
+      </Button>
     </div>
   );
 }

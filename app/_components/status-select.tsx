@@ -1,4 +1,5 @@
 'use client';
+import { Select } from '@/app/_components/ui';
 
 /** The "Status" filter of the dashboard's lists: a labelled select over a fixed set of values. */
 export function StatusSelect<T extends string>(props: {
@@ -9,22 +10,17 @@ export function StatusSelect<T extends string>(props: {
   format?: (value: T) => string;
 }) {
   return (
-    <>
-      <label htmlFor={props.id} style={{ margin: 0 }}>
+    <div className="flex items-center gap-2">
+      <label htmlFor={props.id} className="text-sm font-semibold">
         Status
       </label>
-      <select
-        id={props.id}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value as T)}
-        style={{ width: 'auto' }}
-      >
+      <Select inline id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value as T)}>
         {props.options.map((option) => (
           <option key={option} value={option}>
             {props.format ? props.format(option) : option}
           </option>
         ))}
-      </select>
-    </>
+      </Select>
+    </div>
   );
 }

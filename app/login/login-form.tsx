@@ -1,6 +1,7 @@
 'use client';
 import { signIn } from 'next-auth/react';
 import { type FormEvent, useState } from 'react';
+import { Button, Field, Input, Notice } from '@/app/_components/ui';
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: 'Wrong email or password.',
@@ -50,23 +51,21 @@ export function LoginForm() {
   }
 
   return (
-    <form onSubmit={submit} noValidate>
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" autoComplete="username" required />
-      </div>
-      <div className="field">
-        <label htmlFor="password">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required />
-      </div>
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      <Field label="Email" id="email">
+        <Input name="email" type="email" autoComplete="username" required />
+      </Field>
+      <Field label="Password" id="password">
+        <Input name="password" type="password" autoComplete="current-password" required />
+      </Field>
       {error && (
-        <p className="note note-error" role="alert">
+        <Notice tone="error" role="alert">
           {error}
-        </p>
+        </Notice>
       )}
-      <button type="submit" disabled={pending}>
-        {pending ? 'Signing in…' : 'Sign in'}
-      </button>
+      <Button type="submit" loading={pending} className="w-full py-2">
+        Sign in
+      </Button>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 import { useSession } from 'next-auth/react';
 import { useState } from 'react';
+import { Notice, Spinner } from '@/app/_components/ui';
 
 /** Switching rewrites the session JWT; the server accepts only tenants this user belongs to. */
 export function TenantPicker({
@@ -28,7 +29,7 @@ export function TenantPicker({
 
   return (
     <>
-      <ul className="tenant-list">
+      <ul className="flex flex-col gap-2">
         {tenants.map((t) => (
           <li key={t.id}>
             <button
@@ -36,17 +37,26 @@ export function TenantPicker({
               onClick={() => choose(t.id)}
               disabled={pending !== null}
               aria-current={t.id === current}
+              aria-busy={pending === t.id || undefined}
+              className="flex w-full cursor-pointer items-center gap-2 rounded-control border border-border bg-panel px-3.5 py-2.5 text-left hover:border-accent disabled:cursor-progress disabled:opacity-70 aria-[current=true]:border-accent"
             >
-              <strong>{t.name}</strong> <span className="muted">· {t.role}</span>
-              {pending === t.id && <span className="muted"> — opening…</span>}
+              <span className="min-w-0 flex-1">
+                <strong>{t.name}</strong> <span className="text-muted">· {t.role}</span>
+              </span>
+              {pending === t.id && (
+                <>
+                  <Spinner className="text-accent" />
+                  <span className="sr-only">opening…</span>
+                </>
+              )}
             </button>
           </li>
         ))}
       </ul>
       {error && (
-        <p className="note note-error" role="alert">
+        <Notice tone="error" role="alert" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
     </>
   );

@@ -3,12 +3,14 @@ import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeysRouter } from './routers/api-keys';
 import { bookingsRouter } from './routers/bookings';
 import { conversationsRouter } from './routers/conversations';
+import { eventTypesRouter } from './routers/event-types';
 import { webhooksRouter } from './routers/webhooks';
 
 export const appRouter = createTRPCRouter({
   apiKeys: apiKeysRouter,
   bookings: bookingsRouter,
   conversations: conversationsRouter,
+  eventTypes: eventTypesRouter,
   webhooks: webhooksRouter,
 });
 

@@ -1,18 +1,29 @@
 'use client';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { StatusBadge } from '@/app/_components/delivery-status';
-import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '@/app/_components/feedback';
+import { formatTime, LoadMore, QueryState, Time } from '@/app/_components/feedback';
 import { StatusSelect } from '@/app/_components/status-select';
-import { TableHead } from '@/app/_components/table-head';
 import { useTRPC } from '@/app/_components/trpc';
+import {
+  Button,
+  EmptyState,
+  PageHeader,
+  PromptDialog,
+  StatusBadge,
+  Table,
+  TBody,
+  Td,
+  THead,
+  Tr,
+  useFeedback,
+} from '@/app/_components/ui';
+import { useAction } from '@/app/_components/use-action';
 
 const FILTERS = ['all', 'pending', 'confirmed', 'completed', 'cancelled'] as const;
 type Filter = (typeof FILTERS)[number];
 
 export function BookingsView() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [filter, setFilter] = useState<Filter>('all');
   const bookings = useInfiniteQuery(
     trpc.bookings.list.infiniteQueryOptions(filter === 'all' ? {} : { status: filter }, {
@@ -20,95 +31,88 @@ export function BookingsView() {
     }),
   );
   const rows = bookings.data?.pages.flatMap((page) => page.data) ?? [];
-  const [flash, setFlash] = useFlash();
+  const feedback = useFeedback();
   const done = (verb: string) => ({
-    onSuccess: (b: { id: string; customer: { name: string } }) => {
-      setFlash(`Booking for ${b.customer.name} ${verb}`);
-      void queryClient.invalidateQueries({ queryKey: trpc.bookings.pathKey() });
-    },
+    feedback,
+    success: (b: { customer: { name: string } }) => `Booking for ${b.customer.name} ${verb}`,
+    invalidate: [trpc.bookings.pathKey()],
   });
-  const confirm = useMutation(trpc.bookings.confirm.mutationOptions(done('confirmed')));
-  const complete = useMutation(trpc.bookings.complete.mutationOptions(done('completed')));
-  const cancel = useMutation(trpc.bookings.cancel.mutationOptions(done('cancelled')));
+  const confirm = useAction(trpc.bookings.confirm.mutationOptions(), done('confirmed'));
+  const complete = useAction(trpc.bookings.complete.mutationOptions(), done('completed'));
+  const cancel = useAction(trpc.bookings.cancel.mutationOptions(), done('cancelled'));
   const busy = confirm.isPending || complete.isPending || cancel.isPending;
 
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Bookings</h1>
-          <p className="muted">Appointments made by customers, your assistant or the API.</p>
-        </div>
-        <div className="row">
-          <StatusSelect id="booking-filter" value={filter} options={FILTERS} onChange={setFilter} />
-        </div>
-      </div>
-      {flash}
-      <ErrorNote error={confirm.error ?? complete.error ?? cancel.error} />
+      <PageHeader
+        title="Bookings"
+        description="Appointments made by customers, your assistant or the API."
+        actions={<StatusSelect id="booking-filter" value={filter} options={FILTERS} onChange={setFilter} />}
+      />
+      {feedback.node}
       <QueryState
         query={bookings}
         rows={rows}
-        empty={<p className="empty">No bookings{filter === 'all' ? '' : ` with status ${filter}`}.</p>}
+        empty={<EmptyState>No bookings{filter === 'all' ? '' : ` with status ${filter}`}.</EmptyState>}
       >
         {() => (
-          <table>
-            <TableHead columns={['Customer', 'Service', 'Starts', 'Ends', 'Status']} hidden="Actions" />
-            <tbody>
+          <Table>
+            <THead columns={['Customer', 'Service', 'Starts', 'Ends', 'Status']} actions="Actions" />
+            <TBody>
               {rows.map((b) => (
-                <tr key={b.id} data-testid={`booking-${b.id}`}>
-                  <td>
+                <Tr key={b.id} data-testid={`booking-${b.id}`}>
+                  <Td>
                     {b.customer.name}
-                    <div className="muted">{b.customer.email ?? b.customer.phone ?? ''}</div>
-                  </td>
-                  <td>{b.service ?? <span className="muted">—</span>}</td>
-                  <td>{formatTime(b.start_at)}</td>
-                  <td>{formatTime(b.end_at)}</td>
-                  <td>
+                    <div className="text-sm text-muted">{b.customer.email ?? b.customer.phone ?? ''}</div>
+                  </Td>
+                  <Td>{b.service ?? <span className="text-muted">—</span>}</Td>
+                  <Td>
+                    <Time value={b.start_at} />
+                  </Td>
+                  <Td>
+                    <Time value={b.end_at} />
+                  </Td>
+                  <Td>
                     <StatusBadge status={b.status} />
-                    {b.cancellation_reason && <div className="muted">{b.cancellation_reason}</div>}
-                  </td>
-                  <td className="actions">
+                    {b.cancellation_reason && (
+                      <div className="mt-1 text-sm text-muted">{b.cancellation_reason}</div>
+                    )}
+                  </Td>
+                  <Td actions>
                     {b.status === 'pending' && (
-                      <button
-                        type="button"
-                        className="small"
-                        disabled={busy}
-                        onClick={() => confirm.mutate({ id: b.id })}
-                      >
+                      <Button size="sm" disabled={busy} onClick={() => confirm.mutate({ id: b.id })}>
                         Confirm
-                      </button>
+                      </Button>
                     )}
                     {b.status === 'confirmed' && (
-                      <button
-                        type="button"
-                        className="small"
-                        disabled={busy}
-                        onClick={() => complete.mutate({ id: b.id })}
-                      >
+                      <Button size="sm" disabled={busy} onClick={() => complete.mutate({ id: b.id })}>
                         Complete
-                      </button>
+                      </Button>
                     )}
                     {(b.status === 'pending' || b.status === 'confirmed') && (
-                      <button
-                        type="button"
-                        className="small danger"
-                        disabled={busy}
-                        onClick={() => {
-                          const reason = window.prompt(
-                            `Cancel the booking for ${b.customer.name}? Reason (optional):`,
-                            '',
-                          );
-                          if (reason !== null) cancel.mutate({ id: b.id, reason: reason.trim() || null });
-                        }}
-                      >
-                        Cancel
-                      </button>
+                      <PromptDialog
+                        trigger={
+                          <Button size="sm" variant="danger" disabled={busy}>
+                            Cancel
+                          </Button>
+                        }
+                        title={`Cancel the booking for ${b.customer.name}?`}
+                        description={`${b.service ?? 'Booking'} on ${formatTime(b.start_at)}.`}
+                        label="Reason"
+                        hint="Optional. Kept with the booking and sent with the event."
+                        multiline
+                        maxLength={500}
+                        submitLabel="Cancel booking"
+                        cancelLabel="Keep booking"
+                        destructive
+                        onSubmit={(reason) => cancel.mutateAsync({ id: b.id, reason: reason || null })}
+                      />
                     )}
-                  </td>
-                </tr>
+                  </Td>
+                </Tr>
               ))}
-            </tbody>
-          </table>
+            </TBody>
+          </Table>
         )}
       </QueryState>
       <LoadMore query={bookings} />

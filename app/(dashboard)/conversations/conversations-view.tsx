@@ -1,12 +1,25 @@
 'use client';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useState } from 'react';
-import { StatusBadge } from '@/app/_components/delivery-status';
-import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '@/app/_components/feedback';
+import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
 import { StatusSelect } from '@/app/_components/status-select';
-import { TableHead } from '@/app/_components/table-head';
 import { useTRPC } from '@/app/_components/trpc';
+import {
+  Badge,
+  Button,
+  EmptyState,
+  PageHeader,
+  SectionHeader,
+  StatusBadge,
+  Table,
+  TBody,
+  Td,
+  THead,
+  Tr,
+  useFeedback,
+} from '@/app/_components/ui';
+import { useAction } from '@/app/_components/use-action';
 import { MessagesPanel } from './messages-panel';
 
 const FILTERS = ['all', 'open', 'pending_human', 'resolved'] as const;
@@ -29,9 +42,10 @@ function handler(c: Conversation, me: string | undefined): string {
   return c.assignee_id === me ? 'you' : 'a team member';
 }
 
+const contactOf = (c: Conversation) => c.contact.name ?? c.contact.phone ?? c.id;
+
 export function ConversationsView() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const me = useSession().data?.user.id;
   const [filter, setFilter] = useState<Filter>('all');
   const [open, setOpen] = useState<string | null>(null);
@@ -42,109 +56,95 @@ export function ConversationsView() {
     }),
   );
   const allRows = all.data?.pages.flatMap((page) => page.data) ?? [];
-  const [flash, setFlash] = useFlash();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.conversations.pathKey() });
-  const assign = useMutation(
-    trpc.conversations.assignToMe.mutationOptions({
-      onSuccess: (c) => {
-        setFlash(`You now handle the conversation with ${c.contact.name ?? c.contact.phone ?? c.id}`);
-        void refresh();
-      },
-    }),
-  );
-  const resolve = useMutation(
-    trpc.conversations.resolve.mutationOptions({
-      onSuccess: (c) => {
-        setFlash(`Conversation with ${c.contact.name ?? c.contact.phone ?? c.id} resolved`);
-        void refresh();
-      },
-    }),
-  );
+  const feedback = useFeedback();
+  const invalidate = [trpc.conversations.pathKey()];
+  const assign = useAction(trpc.conversations.assignToMe.mutationOptions(), {
+    feedback,
+    success: (c) => `You now handle the conversation with ${contactOf(c)}`,
+    invalidate,
+  });
+  const resolve = useAction(trpc.conversations.resolve.mutationOptions(), {
+    feedback,
+    success: (c) => `Conversation with ${contactOf(c)} resolved`,
+    invalidate,
+  });
   const busy = assign.isPending || resolve.isPending;
 
   const table = (rows: Conversation[], label: string) => (
-    <table aria-label={label}>
-      <TableHead columns={['Contact', 'Channel', 'Status', 'Handled by', 'Last message']} hidden="Actions" />
-      <tbody>
+    <Table aria-label={label}>
+      <THead columns={['Contact', 'Channel', 'Status', 'Handled by', 'Last message']} actions="Actions" />
+      <TBody>
         {rows.map((c) => (
-          <tr key={c.id} data-testid={`conversation-${c.id}`}>
-            <td>
-              {c.contact.name ?? <span className="muted">unknown</span>}
-              <div className="muted">{c.contact.phone ?? ''}</div>
+          <Tr key={c.id} data-testid={`conversation-${c.id}`}>
+            <Td>
+              {c.contact.name ?? <span className="text-muted">unknown</span>}
+              <div className="text-sm text-muted">{c.contact.phone ?? ''}</div>
               {c.handoff_reason && (
-                <div className="muted">Hand-off: {c.handoff_summary ?? c.handoff_reason}</div>
+                <div className="text-sm text-muted">Hand-off: {c.handoff_summary ?? c.handoff_reason}</div>
               )}
-            </td>
-            <td>{c.channel}</td>
-            <td>
+            </Td>
+            <Td>{c.channel}</Td>
+            <Td>
               <StatusBadge status={c.status} />
-            </td>
-            <td>{handler(c, me)}</td>
-            <td>{formatTime(c.last_message_at)}</td>
-            <td className="actions">
-              <button
-                type="button"
-                className="small secondary"
+            </Td>
+            <Td>{handler(c, me)}</Td>
+            <Td>
+              <Time value={c.last_message_at} />
+            </Td>
+            <Td actions>
+              <Button
+                size="sm"
+                variant="secondary"
                 aria-expanded={open === c.id}
                 onClick={() => setOpen(open === c.id ? null : c.id)}
               >
                 {open === c.id ? 'Hide messages' : 'Messages'}
-              </button>
+              </Button>
               {c.status !== 'resolved' && c.assignee_id !== me && (
-                <button
-                  type="button"
-                  className="small"
-                  disabled={busy}
-                  onClick={() => assign.mutate({ id: c.id })}
-                >
+                <Button size="sm" disabled={busy} onClick={() => assign.mutate({ id: c.id })}>
                   Assign to me
-                </button>
+                </Button>
               )}
               {c.status !== 'resolved' && (
-                <button
-                  type="button"
-                  className="small secondary"
+                <Button
+                  size="sm"
+                  variant="secondary"
                   disabled={busy}
                   onClick={() => resolve.mutate({ id: c.id })}
                 >
                   Resolve
-                </button>
+                </Button>
               )}
-            </td>
-          </tr>
+            </Td>
+          </Tr>
         ))}
-      </tbody>
-    </table>
+      </TBody>
+    </Table>
   );
 
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Conversations</h1>
-          <p className="muted">
-            Chats with your customers. The assistant hands some over to a person: those wait in the queue.
-          </p>
-        </div>
-      </div>
-      {flash}
-      <ErrorNote error={assign.error ?? resolve.error} />
+      <PageHeader
+        title="Conversations"
+        description="Chats with your customers. The assistant hands some over to a person: those wait in the queue."
+      />
+      {feedback.node}
 
-      <h2>
-        Hand-off queue{' '}
-        {queue.data && <span className="badge badge-pending_human">{queue.data.data.length}</span>}
-      </h2>
+      <SectionHeader
+        className="mt-0"
+        title={<>Hand-off queue {queue.data && <Badge tone="warn">{queue.data.data.length}</Badge>}</>}
+      />
       <QueryState
         query={queue}
         rows={queue.data?.data}
-        empty={<p className="empty">Nobody is waiting for a person.</p>}
+        empty={<EmptyState>Nobody is waiting for a person.</EmptyState>}
       >
         {(items) => table(items, 'Hand-off queue')}
       </QueryState>
 
-      <div className="page-head" style={{ marginTop: '1.5rem', marginBottom: '0.5rem' }}>
-        <h2 style={{ margin: 0 }}>All conversations</h2>
-        <div className="row">
+      <SectionHeader
+        title="All conversations"
+        actions={
           <StatusSelect
             id="conversation-filter"
             value={filter}
@@ -152,15 +152,15 @@ export function ConversationsView() {
             onChange={setFilter}
             format={(f) => f.replace('_', ' ')}
           />
-        </div>
-      </div>
+        }
+      />
       <QueryState
         query={all}
         rows={allRows}
         empty={
-          <p className="empty">
+          <EmptyState>
             No conversations{filter === 'all' ? '' : ` with status ${filter.replace('_', ' ')}`}.
-          </p>
+          </EmptyState>
         }
       >
         {() => table(allRows, 'All conversations')}

@@ -1,44 +1,54 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ErrorNote, formatTime, QueryState, SecretOnce, useFlash } from '@/app/_components/feedback';
-import { TableHead } from '@/app/_components/table-head';
+import { formatTime, QueryState, SecretOnce, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
+import {
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  Code,
+  ConfirmDialog,
+  EmptyState,
+  Field,
+  Input,
+  PageHeader,
+  Select,
+  Table,
+  TableCaption,
+  TBody,
+  Td,
+  THead,
+  Tr,
+  useFeedback,
+} from '@/app/_components/ui';
+import { useAction } from '@/app/_components/use-action';
 
 export function ApiKeysView() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [flash, setFlash] = useFlash();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const feedback = useFeedback();
+  const invalidate = [trpc.apiKeys.list.queryKey()];
 
-  const create = useMutation(
-    trpc.apiKeys.create.mutationOptions({
-      onSuccess: (key) => {
-        setSecret({ label: `New API key “${key.name}”`, value: key.key });
-        setFlash(`Created API key ${key.prefix}`);
-        void refresh();
-      },
-    }),
-  );
-  const rotate = useMutation(
-    trpc.apiKeys.rotate.mutationOptions({
-      onSuccess: (key) => {
-        setSecret({ label: `Rotated API key “${key.name}”`, value: key.key });
-        setFlash(`Rotated: the old key stops at ${formatTime(key.replaced_key.revokes_at)}`);
-        void refresh();
-      },
-    }),
-  );
-  const revoke = useMutation(
-    trpc.apiKeys.revoke.mutationOptions({
-      onSuccess: () => {
-        setFlash('API key revoked');
-        void refresh();
-      },
-    }),
-  );
+  const create = useAction(trpc.apiKeys.create.mutationOptions(), {
+    feedback,
+    success: (key) => `Created API key ${key.prefix}`,
+    invalidate,
+    onSuccess: (key) => setSecret({ label: `New API key “${key.name}”`, value: key.key }),
+  });
+  const rotate = useAction(trpc.apiKeys.rotate.mutationOptions(), {
+    feedback,
+    success: (key) => `Rotated: the old key stops at ${formatTime(key.replaced_key.revokes_at)}`,
+    invalidate,
+    onSuccess: (key) => setSecret({ label: `Rotated API key “${key.name}”`, value: key.key }),
+  });
+  const revoke = useAction(trpc.apiKeys.revoke.mutationOptions(), {
+    feedback,
+    success: 'API key revoked',
+    invalidate,
+  });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,85 +59,81 @@ export function ApiKeysView() {
 
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>API keys</h1>
-          <p className="muted">
-            Keys authenticate server-to-server calls to the REST API. Only their prefix is stored in readable
-            form.
-          </p>
-        </div>
-      </div>
-      {flash}
+      <PageHeader
+        title="API keys"
+        description="Keys authenticate server-to-server calls to the REST API. Only their prefix is stored in readable form."
+      />
+      {feedback.node}
       {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
 
-      <form className="panel row" onSubmit={submit} aria-label="Create an API key">
-        <div style={{ flex: 1, minWidth: 240 }}>
-          <label htmlFor="key-name">Name</label>
-          <input
-            id="key-name"
-            name="name"
-            type="text"
-            placeholder="e.g. Booking widget"
-            required
-            maxLength={100}
-          />
-        </div>
-        <button type="submit" disabled={create.isPending} style={{ alignSelf: 'flex-end' }}>
-          {create.isPending ? 'Creating…' : 'Create key'}
-        </button>
-      </form>
-      <ErrorNote error={create.error ?? rotate.error ?? revoke.error} />
+      <Card className="mb-6">
+        <CardBody>
+          <form
+            onSubmit={submit}
+            aria-label="Create an API key"
+            className="flex flex-col gap-3 sm:flex-row sm:items-end"
+          >
+            <Field label="Name" className="flex-1">
+              <Input name="name" placeholder="e.g. Booking widget" required maxLength={100} />
+            </Field>
+            <Button type="submit" loading={create.isPending}>
+              Create key
+            </Button>
+          </form>
+        </CardBody>
+      </Card>
 
-      <QueryState query={keys} rows={keys.data?.data} empty={<p className="empty">No API keys yet.</p>}>
+      <QueryState query={keys} rows={keys.data?.data} empty={<EmptyState>No API keys yet.</EmptyState>}>
         {(items) => (
-          <table>
-            <caption className="muted" style={{ textAlign: 'left', padding: '0.5rem 0' }}>
-              Usable keys
-            </caption>
-            <TableHead columns={['Name', 'Prefix', 'Created', 'Last used', 'Expires']} hidden="Actions" />
-            <tbody>
+          <Table>
+            <TableCaption>Usable keys</TableCaption>
+            <THead columns={['Name', 'Prefix', 'Created', 'Last used', 'Expires']} actions="Actions" />
+            <TBody>
               {items.map((key) => (
-                <tr key={key.id} data-testid={`api-key-${key.prefix}`}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.prefix}</code>
-                  </td>
-                  <td>{formatTime(key.created_at)}</td>
-                  <td>
-                    {key.last_used_at ? formatTime(key.last_used_at) : <span className="muted">never</span>}
-                  </td>
-                  <td>
-                    {key.revokes_at ? (
-                      <span className="badge badge-pending">stops {formatTime(key.revokes_at)}</span>
+                <Tr key={key.id} data-testid={`api-key-${key.prefix}`}>
+                  <Td>{key.name}</Td>
+                  <Td>
+                    <Code>{key.prefix}</Code>
+                  </Td>
+                  <Td>
+                    <Time value={key.created_at} />
+                  </Td>
+                  <Td>
+                    {key.last_used_at ? (
+                      <Time value={key.last_used_at} />
                     ) : (
-                      formatTime(key.expires_at)
+                      <span className="text-muted">never</span>
                     )}
-                  </td>
-                  <td className="actions">
+                  </Td>
+                  <Td>
+                    {key.revokes_at ? (
+                      <Badge tone="warn">stops {formatTime(key.revokes_at)}</Badge>
+                    ) : (
+                      <Time value={key.expires_at} />
+                    )}
+                  </Td>
+                  <Td actions>
                     <RotateControl
                       disabled={rotate.isPending || Boolean(key.revokes_at)}
                       onRotate={(grace) => rotate.mutate({ id: key.id, grace_seconds: grace })}
                     />
-                    <button
-                      type="button"
-                      className="small danger"
-                      disabled={revoke.isPending}
-                      onClick={() => {
-                        if (
-                          window.confirm(`Revoke “${key.name}” (${key.prefix})? Calls using it fail at once.`)
-                        ) {
-                          revoke.mutate({ id: key.id });
-                        }
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
+                    <ConfirmDialog
+                      trigger={
+                        <Button size="sm" variant="danger" disabled={revoke.isPending}>
+                          Revoke
+                        </Button>
+                      }
+                      title={`Revoke “${key.name}”?`}
+                      description={`Calls using the key ${key.prefix}… fail at once. This cannot be undone.`}
+                      confirmLabel="Revoke key"
+                      destructive
+                      onConfirm={() => revoke.mutateAsync({ id: key.id })}
+                    />
+                  </Td>
+                </Tr>
               ))}
-            </tbody>
-          </table>
+            </TBody>
+          </Table>
         )}
       </QueryState>
     </>
@@ -150,22 +156,23 @@ function RotateControl({
 }) {
   const [grace, setGrace] = useState(0);
   return (
-    <span className="field-inline" style={{ display: 'inline-flex' }}>
-      <select
+    <span className="inline-flex items-center gap-1.5">
+      <Select
+        inline
+        compact
         aria-label="Old key stops"
         value={grace}
         onChange={(e) => setGrace(Number(e.target.value))}
-        style={{ width: 'auto', padding: '0.2rem 0.4rem' }}
       >
         {GRACE_CHOICES.map((c) => (
           <option key={c.seconds} value={c.seconds}>
             {c.label}
           </option>
         ))}
-      </select>
-      <button type="button" className="small secondary" disabled={disabled} onClick={() => onRotate(grace)}>
+      </Select>
+      <Button size="sm" variant="secondary" disabled={disabled} onClick={() => onRotate(grace)}>
         Rotate
-      </button>
+      </Button>
     </span>
   );
 }

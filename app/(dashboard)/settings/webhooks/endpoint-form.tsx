@@ -1,6 +1,7 @@
 'use client';
 import { type FormEvent, useState } from 'react';
 import { EventsPicker } from '@/app/_components/events-picker';
+import { Button, Card, CardBody, CardHeader, Checkbox, Field, Input, Notice } from '@/app/_components/ui';
 
 export interface EndpointFormValues {
   url: string;
@@ -44,58 +45,41 @@ export function EndpointForm({
   }
 
   return (
-    <form
-      className="panel"
-      onSubmit={submit}
-      aria-label={mode === 'create' ? 'New webhook endpoint' : 'Edit webhook endpoint'}
-    >
-      <h2 style={{ marginTop: 0 }}>
-        {mode === 'create' ? 'New endpoint' : `Edit ${initial?.url ?? 'endpoint'}`}
-      </h2>
-      {mode === 'create' && (
-        <div className="field">
-          <label htmlFor="endpoint-url">Endpoint URL</label>
-          <input
-            id="endpoint-url"
-            name="url"
-            type="url"
-            required
-            placeholder="https://example.com/webhooks"
-          />
-        </div>
-      )}
-      <div className="field">
-        <label htmlFor="endpoint-description">Description</label>
-        <input
-          id="endpoint-description"
-          name="description"
-          type="text"
-          maxLength={500}
-          defaultValue={initial?.description ?? ''}
-        />
-      </div>
-      <EventsPicker value={events} onChange={setEvents} />
-      {mode === 'create' && (
-        <div className="field field-inline">
-          <input id="endpoint-active" name="is_active" type="checkbox" defaultChecked />
-          <label htmlFor="endpoint-active" style={{ margin: 0, fontWeight: 400 }}>
-            Active (deliver events now)
-          </label>
-        </div>
-      )}
-      {localError && (
-        <p className="note note-error" role="alert">
-          {localError}
-        </p>
-      )}
-      <div className="row">
-        <button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : mode === 'create' ? 'Create endpoint' : 'Save changes'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <Card className="mb-6">
+      <CardHeader title={mode === 'create' ? 'New endpoint' : `Edit ${initial?.url ?? 'endpoint'}`} />
+      <CardBody>
+        <form
+          onSubmit={submit}
+          aria-label={mode === 'create' ? 'New webhook endpoint' : 'Edit webhook endpoint'}
+          className="flex max-w-3xl flex-col gap-4"
+        >
+          {mode === 'create' && (
+            <Field label="Endpoint URL" hint="Receives a signed POST for each subscribed event.">
+              <Input name="url" type="url" required placeholder="https://example.com/webhooks" />
+            </Field>
+          )}
+          <Field label="Description">
+            <Input name="description" maxLength={500} defaultValue={initial?.description ?? ''} />
+          </Field>
+          <EventsPicker value={events} onChange={setEvents} />
+          {mode === 'create' && (
+            <Checkbox name="is_active" defaultChecked label="Active (deliver events now)" />
+          )}
+          {localError && (
+            <Notice tone="error" role="alert">
+              {localError}
+            </Notice>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" loading={pending}>
+              {mode === 'create' ? 'Create endpoint' : 'Save changes'}
+            </Button>
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      </CardBody>
+    </Card>
   );
 }

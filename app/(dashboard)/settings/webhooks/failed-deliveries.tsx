@@ -1,15 +1,25 @@
 'use client';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { StatusBadge } from '@/app/_components/delivery-status';
-import { ErrorNote, formatTime, LoadMore, QueryState, useFlash } from '@/app/_components/feedback';
-import { TableHead } from '@/app/_components/table-head';
+import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
+import {
+  Button,
+  Code,
+  EmptyState,
+  StatusBadge,
+  Table,
+  TBody,
+  Td,
+  THead,
+  Tr,
+  useFeedback,
+} from '@/app/_components/ui';
+import { useAction } from '@/app/_components/use-action';
 
 /** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
 export function FailedDeliveries() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   // Deliveries fail in the background (after their last retry), so the list keeps itself current.
   const failed = useInfiniteQuery({
     ...trpc.webhooks.deliveries.infiniteQueryOptions(
@@ -20,57 +30,50 @@ export function FailedDeliveries() {
   });
   const rows = failed.data?.pages.flatMap((page) => page.data) ?? [];
   const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
-  const [flash, setFlash] = useFlash();
-  const resend = useMutation(
-    trpc.webhooks.resend.mutationOptions({
-      onSuccess: (delivery) => {
-        setFlash(`Resent as delivery ${delivery.id}`);
-        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
-      },
-    }),
-  );
+  const feedback = useFeedback();
+  const resend = useAction(trpc.webhooks.resend.mutationOptions(), {
+    feedback,
+    success: (delivery) => `Resent as delivery ${delivery.id}`,
+    invalidate: [trpc.webhooks.pathKey()],
+  });
   const urlOf = (id: string) => endpoints.data?.data.find((e) => e.id === id)?.url ?? id;
 
   return (
     <>
-      {flash}
-      <ErrorNote error={resend.error} />
-      <QueryState query={failed} rows={rows} empty={<p className="empty">No failed deliveries.</p>}>
+      {feedback.node}
+      <QueryState query={failed} rows={rows} empty={<EmptyState>No failed deliveries.</EmptyState>}>
         {() => (
-          <table>
-            <TableHead
+          <Table>
+            <THead
               columns={['Delivery', 'Event', 'Endpoint', 'Attempts', 'Last attempt']}
-              hidden="Actions"
+              actions="Actions"
             />
-            <tbody>
+            <TBody>
               {rows.map((d) => (
-                <tr key={d.id} data-testid={`failed-${d.id}`}>
-                  <td>
+                <Tr key={d.id} data-testid={`failed-${d.id}`}>
+                  <Td>
                     <Link href={`/settings/webhooks/${d.endpoint_id}?delivery=${d.id}`}>
-                      <code>{d.id}</code>
+                      <Code>{d.id}</Code>
                     </Link>{' '}
                     <StatusBadge status={d.status} />
-                  </td>
-                  <td>
-                    <code>{d.event_type}</code>
-                  </td>
-                  <td>{urlOf(d.endpoint_id)}</td>
-                  <td>{d.attempt_count}</td>
-                  <td>{formatTime(d.last_attempt_at)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="small"
-                      disabled={resend.isPending}
-                      onClick={() => resend.mutate({ id: d.id })}
-                    >
+                  </Td>
+                  <Td>
+                    <Code>{d.event_type}</Code>
+                  </Td>
+                  <Td className="max-w-xs min-w-40 break-words">{urlOf(d.endpoint_id)}</Td>
+                  <Td>{d.attempt_count}</Td>
+                  <Td>
+                    <Time value={d.last_attempt_at} />
+                  </Td>
+                  <Td actions>
+                    <Button size="sm" disabled={resend.isPending} onClick={() => resend.mutate({ id: d.id })}>
                       Resend
-                    </button>
-                  </td>
-                </tr>
+                    </Button>
+                  </Td>
+                </Tr>
               ))}
-            </tbody>
-          </table>
+            </TBody>
+          </Table>
         )}
       </QueryState>
       <LoadMore query={failed} />

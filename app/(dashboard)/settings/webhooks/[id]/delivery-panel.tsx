@@ -1,103 +1,129 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { StatusBadge } from '@/app/_components/delivery-status';
-import { ErrorNote, formatTime, Loading, useFlash } from '@/app/_components/feedback';
-import { TableHead } from '@/app/_components/table-head';
+import { useQuery } from '@tanstack/react-query';
+import { formatTime, Loading, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
+import {
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  Code,
+  CodeBlock,
+  ErrorNotice,
+  StatusBadge,
+  Table,
+  TBody,
+  Td,
+  THead,
+  Tr,
+  useFeedback,
+} from '@/app/_components/ui';
+import { useAction } from '@/app/_components/use-action';
 
 /** One delivery: every attempt, the payload as sent, and Resend. */
 export function DeliveryPanel({ id, onResent }: { id: string; onResent: (newId: string) => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [flash, setFlash] = useFlash();
+  const feedback = useFeedback();
   const delivery = useQuery({
     ...trpc.webhooks.delivery.queryOptions({ id }),
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
   });
-  const resend = useMutation(
-    trpc.webhooks.resend.mutationOptions({
-      onSuccess: (created) => {
-        setFlash(`Resent as delivery ${created.id}`);
-        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
-        onResent(created.id);
-      },
-    }),
-  );
+  const resend = useAction(trpc.webhooks.resend.mutationOptions(), {
+    feedback,
+    success: (created) => `Resent as delivery ${created.id}`,
+    invalidate: [trpc.webhooks.pathKey()],
+    onSuccess: (created) => onResent(created.id),
+  });
 
   return (
-    <section
-      className="panel"
-      style={{ marginTop: '1rem' }}
-      aria-labelledby="delivery-title"
-      data-testid="delivery-panel"
-    >
-      {flash}
+    <Card className="mt-6" aria-labelledby="delivery-title" data-testid="delivery-panel">
       {delivery.isPending ? (
-        <Loading />
+        <CardBody>
+          <Loading />
+        </CardBody>
       ) : delivery.error ? (
-        <ErrorNote error={delivery.error} />
+        <CardBody>
+          <ErrorNotice error={delivery.error} />
+        </CardBody>
       ) : (
         <>
-          <div className="page-head">
-            <h2 id="delivery-title" style={{ margin: 0 }}>
-              Delivery <code>{delivery.data.id}</code> <StatusBadge status={delivery.data.status} />
-            </h2>
-            <button
-              type="button"
-              disabled={resend.isPending}
-              onClick={() => resend.mutate({ id: delivery.data.id })}
-            >
-              {resend.isPending ? 'Resending…' : 'Resend'}
-            </button>
-          </div>
-          <ErrorNote error={resend.error} />
-          <dl className="meta">
-            <dt>Event</dt>
-            <dd>
-              <code>{delivery.data.event_type}</code> · <code>{delivery.data.event_id}</code>
-            </dd>
-            {delivery.data.next_attempt_at && (
-              <>
-                <dt>Next attempt</dt>
-                <dd>{formatTime(delivery.data.next_attempt_at)}</dd>
-              </>
-            )}
-          </dl>
-          <h3>Attempts</h3>
-          {delivery.data.attempts.length === 0 ? (
-            <p className="muted">No attempt yet.</p>
-          ) : (
-            <table>
-              <TableHead columns={['#', 'Time', 'Result', 'Status code', 'Latency', 'Error / response']} />
-              <tbody>
-                {delivery.data.attempts.map((a) => (
-                  <tr key={a.attempt_number} data-testid={`attempt-${a.attempt_number}`}>
-                    <td>{a.attempt_number}</td>
-                    <td>{formatTime(a.started_at)}</td>
-                    <td>
-                      <StatusBadge status={a.succeeded ? 'succeeded' : 'failed'} />
-                    </td>
-                    <td>{a.response_status ?? '—'}</td>
-                    <td>{a.latency_ms} ms</td>
-                    <td>
-                      {a.error && (
-                        <div className="note-error" style={{ padding: '0.2rem 0.4rem', borderRadius: 4 }}>
-                          {a.error}
-                        </div>
-                      )}
-                      {a.response_excerpt && (
-                        <pre style={{ margin: '0.25rem 0 0', maxHeight: '8rem' }}>{a.response_excerpt}</pre>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <h3>Payload</h3>
-          <pre data-testid="delivery-payload">{JSON.stringify(delivery.data.event, null, 2)}</pre>
+          <CardHeader
+            titleId="delivery-title"
+            title={
+              <span className="flex flex-wrap items-center gap-2">
+                Delivery <Code>{delivery.data.id}</Code> <StatusBadge status={delivery.data.status} />
+              </span>
+            }
+            actions={
+              <Button loading={resend.isPending} onClick={() => resend.mutate({ id: delivery.data.id })}>
+                Resend
+              </Button>
+            }
+          />
+          <CardBody className="flex flex-col gap-4">
+            {feedback.node}
+            <dl className="grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
+              <dt className="text-muted">Event</dt>
+              <dd className="flex flex-wrap gap-1.5">
+                <Code>{delivery.data.event_type}</Code> <Code>{delivery.data.event_id}</Code>
+              </dd>
+              {delivery.data.next_attempt_at && (
+                <>
+                  <dt className="text-muted">Next attempt</dt>
+                  <dd>{formatTime(delivery.data.next_attempt_at)}</dd>
+                </>
+              )}
+            </dl>
+            <section aria-labelledby="attempts-title" className="flex flex-col gap-2">
+              <h3 id="attempts-title" className="font-semibold">
+                Attempts
+              </h3>
+              {delivery.data.attempts.length === 0 ? (
+                <p className="text-muted">No attempt yet.</p>
+              ) : (
+                <Table>
+                  <THead columns={['#', 'Time', 'Result', 'Status code', 'Latency', 'Error / response']} />
+                  <TBody>
+                    {delivery.data.attempts.map((a) => (
+                      <Tr key={a.attempt_number} data-testid={`attempt-${a.attempt_number}`}>
+                        <Td>{a.attempt_number}</Td>
+                        <Td>
+                          <Time value={a.started_at} />
+                        </Td>
+                        <Td>
+                          <StatusBadge status={a.succeeded ? 'succeeded' : 'failed'} />
+                        </Td>
+                        <Td>{a.response_status ?? '—'}</Td>
+                        <Td className="whitespace-nowrap">{a.latency_ms} ms</Td>
+                        <Td className="max-w-md">
+                          {a.error && (
+                            <div className="rounded bg-error-soft px-1.5 py-0.5 text-sm text-error">
+                              {a.error}
+                            </div>
+                          )}
+                          {a.response_excerpt && (
+                            <CodeBlock compact className="mt-1">
+                              {a.response_excerpt}
+                            </CodeBlock>
+                          )}
+                        </Td>
+                      </Tr>
+                    ))}
+                  </TBody>
+                </Table>
+              )}
+            </section>
+            <section aria-labelledby="payload-title" className="flex flex-col gap-2">
+              <h3 id="payload-title" className="font-semibold">
+                Payload
+              </h3>
+              <CodeBlock data-testid="delivery-payload">
+                {JSON.stringify(delivery.data.event, null, 2)}
+              </CodeBlock>
+            </section>
+          </CardBody>
         </>
       )}
-    </section>
+    </Card>
   );
 }

@@ -2,11 +2,23 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { StatusBadge } from '@/app/_components/delivery-status';
-import { ErrorNote, formatTime, Loading, LoadMore, QueryState } from '@/app/_components/feedback';
+import { Loading, LoadMore, QueryState, Time } from '@/app/_components/feedback';
 import { StatusSelect } from '@/app/_components/status-select';
-import { TableHead } from '@/app/_components/table-head';
 import { useTRPC } from '@/app/_components/trpc';
+import {
+  Button,
+  Code,
+  EmptyState,
+  ErrorNotice,
+  PageHeader,
+  SectionHeader,
+  StatusBadge,
+  Table,
+  TBody,
+  Td,
+  THead,
+  Tr,
+} from '@/app/_components/ui';
 import { DeliveryPanel } from './delivery-panel';
 
 const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
@@ -30,70 +42,77 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
 
   return (
     <>
-      <p>
+      <p className="mb-3 text-sm">
         <Link href="/settings/webhooks">← Webhooks</Link>
       </p>
       {endpoint.isPending ? (
         <Loading />
       ) : endpoint.error ? (
-        <ErrorNote error={endpoint.error} />
+        <ErrorNotice error={endpoint.error} />
       ) : (
-        <div className="page-head">
-          <div>
-            <h1 style={{ wordBreak: 'break-all' }}>{endpoint.data.url}</h1>
-            <p className="muted">
-              <span className={`badge ${endpoint.data.is_active ? 'badge-active' : 'badge-disabled'}`}>
-                {endpoint.data.is_active ? 'active' : 'disabled'}
-              </span>{' '}
-              <code>{endpoint.data.events.join(', ')}</code>
-              {endpoint.data.description ? ` · ${endpoint.data.description}` : ''}
-            </p>
-          </div>
-        </div>
+        <PageHeader
+          title={endpoint.data.url}
+          description={
+            <span className="flex flex-wrap items-center gap-2">
+              <StatusBadge status={endpoint.data.is_active ? 'active' : 'disabled'} />
+              <Code>{endpoint.data.events.join(', ')}</Code>
+              {endpoint.data.description && <span>{endpoint.data.description}</span>}
+            </span>
+          }
+        />
       )}
 
-      <h2>Deliveries</h2>
-      <div className="row" style={{ marginBottom: '0.75rem' }}>
-        <StatusSelect id="status-filter" value={filter} options={FILTERS} onChange={setFilter} />
-        {deliveries.isFetching && <span className="muted">Refreshing…</span>}
-      </div>
+      <SectionHeader
+        className="mt-6"
+        title="Deliveries"
+        actions={
+          <>
+            {deliveries.isFetching && <span className="text-sm text-muted">Refreshing…</span>}
+            <StatusSelect id="status-filter" value={filter} options={FILTERS} onChange={setFilter} />
+          </>
+        }
+      />
       <QueryState
         query={deliveries}
         rows={rows}
-        empty={<p className="empty">No {filter === 'all' ? '' : `${filter} `}deliveries yet.</p>}
+        empty={<EmptyState>No {filter === 'all' ? '' : `${filter} `}deliveries yet.</EmptyState>}
       >
         {() => (
-          <table>
-            <TableHead columns={['Delivery', 'Event', 'Status', 'Attempts', 'Created']} hidden="Details" />
-            <tbody>
+          <Table>
+            <THead columns={['Delivery', 'Event', 'Status', 'Attempts', 'Created']} actions="Details" />
+            <TBody>
               {rows.map((d) => (
-                <tr key={d.id} data-testid={`delivery-${d.id}`} aria-selected={selected === d.id}>
-                  <td>
-                    <code>{d.id}</code>
-                    {d.resend_of_id && <div className="muted">resend of {d.resend_of_id}</div>}
-                  </td>
-                  <td>
-                    <code>{d.event_type}</code>
-                  </td>
-                  <td>
+                <Tr key={d.id} data-testid={`delivery-${d.id}`} aria-selected={selected === d.id}>
+                  <Td>
+                    <Code>{d.id}</Code>
+                    {d.resend_of_id && (
+                      <div className="mt-1 text-sm text-muted">resend of {d.resend_of_id}</div>
+                    )}
+                  </Td>
+                  <Td>
+                    <Code>{d.event_type}</Code>
+                  </Td>
+                  <Td>
                     <StatusBadge status={d.status} />
-                  </td>
-                  <td>{d.attempt_count}</td>
-                  <td>{formatTime(d.created_at)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="small secondary"
+                  </Td>
+                  <Td>{d.attempt_count}</Td>
+                  <Td>
+                    <Time value={d.created_at} />
+                  </Td>
+                  <Td actions>
+                    <Button
+                      size="sm"
+                      variant="secondary"
                       aria-expanded={selected === d.id}
                       onClick={() => setSelected(selected === d.id ? null : d.id)}
                     >
                       {selected === d.id ? 'Hide' : 'Details'}
-                    </button>
-                  </td>
-                </tr>
+                    </Button>
+                  </Td>
+                </Tr>
               ))}
-            </tbody>
-          </table>
+            </TBody>
+          </Table>
         )}
       </QueryState>
       <LoadMore query={deliveries} />

@@ -1,3 +1,0 @@
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${status}`}>{status.replace('_', ' ')}</span>;
-}
