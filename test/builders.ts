@@ -62,6 +62,12 @@ export async function givenConversation(api: Api, overrides: Body = {}) {
   return drive(api, 'givenConversation()', '/conversations', conversationBody(overrides), []);
 }
 
+/** A WhatsApp channel for that phone number id (the token is never answered back). */
+export async function givenChannel(api: Api, phoneNumberId: string, accessToken = 'tok') {
+  const body = { type: 'whatsapp', phone_number_id: phoneNumberId, access_token: accessToken };
+  return step(api, 'givenChannel()', '/channels', body, 201);
+}
+
 /** A webhook endpoint for `url`; answers it with its `webhook_secret` (shown once, on creation). */
 export async function givenEndpoint(api: Api, url: string, events: string[] = ['*']) {
   const endpoint = await step(api, 'givenEndpoint()', '/webhooks', { url, events }, 201);
