@@ -98,7 +98,10 @@ describe('credentials', () => {
     };
     const foreignIssuer = sign({ alg: 'HS256' }, { ...claims, iss: 'someone-else' });
     const foreignAudience = sign({ alg: 'HS256' }, { ...claims, aud: 'another-api' });
-    const wrongSecret = `${header}.${payload}.${createHmac('sha256', 'x'.repeat(40)).update(`${header}.${payload}`).digest('base64url')}`;
+    const wrongSignature = createHmac('sha256', 'x'.repeat(40))
+      .update(`${header}.${payload}`)
+      .digest('base64url');
+    const wrongSecret = `${header}.${payload}.${wrongSignature}`;
     for (const token of [escalated, none, foreignIssuer, foreignAudience, wrongSecret]) {
       expectProblem(await api('GET', '/bookings', { tenantId: a.tenantId, token }), 401, 'unauthenticated');
     }
@@ -141,14 +144,17 @@ describe('login, refresh and logout', () => {
     expect({ ...wrong.body, request_id: '' }).toEqual({ ...unknown.body, request_id: '' });
   });
 
-  it('answers 403 tenant_mismatch for a tenant not theirs, and 403 forbidden once they belong nowhere', async () => {
-    const { email, password } = await createTestUser(a.tenantId, 'agent');
-    expectProblem(await login(email, password, b.tenantId), 403, 'tenant_mismatch');
-    await db().membership.deleteMany({ where: { user: { email } } });
-    expectProblem(await login(email, password), 403, 'forbidden');
-    // The right password is still checked first: a wrong one answers as for anyone else.
-    expectProblem(await login(email, 'not the password'), 401, 'invalid_credentials');
-  });
+  it(
+    'answers 403 tenant_mismatch for a tenant not theirs, ' + 'and 403 forbidden once they belong nowhere',
+    async () => {
+      const { email, password } = await createTestUser(a.tenantId, 'agent');
+      expectProblem(await login(email, password, b.tenantId), 403, 'tenant_mismatch');
+      await db().membership.deleteMany({ where: { user: { email } } });
+      expectProblem(await login(email, password), 403, 'forbidden');
+      // The right password is still checked first: a wrong one answers as for anyone else.
+      expectProblem(await login(email, 'not the password'), 401, 'invalid_credentials');
+    },
+  );
 
   it('needs X-Tenant-ID for a user of several tenants, and honours it', async () => {
     const { email, password } = await createTestUser(a.tenantId, 'agent');

@@ -56,7 +56,8 @@ describe('every route with bad input', () => {
           });
           if (res.status >= 500)
             problems.push(
-              `${route.method} ${attempt.path} ${attempt.rawBody ?? ''} → ${res.status} ${res.text.slice(0, 200)}`,
+              `${route.method} ${attempt.path} ${attempt.rawBody ?? ''} → ` +
+                `${res.status} ${res.text.slice(0, 200)}`,
             );
         }
       }

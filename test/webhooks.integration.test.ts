@@ -464,36 +464,39 @@ describe('delivery', () => {
 });
 
 describe('SSRF guard on the API (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
-  it('refuses loopback, private and metadata targets with 422 url_not_allowed, on create and update', async () => {
-    process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'false';
-    resetSettingsCache();
-    try {
-      for (const url of [
-        'http://127.0.0.1/x',
-        'https://127.0.0.1/x',
-        'https://localhost/x',
-        'https://[::1]/x',
-        'https://10.0.0.5/x',
-        'https://169.254.169.254/latest',
-        'https://[fe80::1]/x',
-        'https://[fc00::1]/x',
-      ]) {
-        const res = await a.admin('POST', '/webhooks', { body: { url, events: ['*'] } });
-        expect(res.status, url).toBe(422);
-        expect(res.body).toMatchObject({ code: 'url_not_allowed', errors: [{ path: 'url' }] });
-      }
-      const ok = await a.admin('POST', '/webhooks', {
-        body: { url: 'https://93.184.216.34/hook', events: ['*'] },
-      });
-      expect(ok.status).toBe(201);
-      const moved = await a.admin('PATCH', `/webhooks/${ok.body.id}`, {
-        body: { url: 'https://192.168.0.10/x' },
-      });
-      expect(moved.body.code).toBe('url_not_allowed');
-      await a.admin('DELETE', `/webhooks/${ok.body.id}`);
-    } finally {
-      process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
+  it(
+    'refuses loopback, private and metadata targets with 422 url_not_allowed, ' + 'on create and update',
+    async () => {
+      process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'false';
       resetSettingsCache();
-    }
-  });
+      try {
+        for (const url of [
+          'http://127.0.0.1/x',
+          'https://127.0.0.1/x',
+          'https://localhost/x',
+          'https://[::1]/x',
+          'https://10.0.0.5/x',
+          'https://169.254.169.254/latest',
+          'https://[fe80::1]/x',
+          'https://[fc00::1]/x',
+        ]) {
+          const res = await a.admin('POST', '/webhooks', { body: { url, events: ['*'] } });
+          expect(res.status, url).toBe(422);
+          expect(res.body).toMatchObject({ code: 'url_not_allowed', errors: [{ path: 'url' }] });
+        }
+        const ok = await a.admin('POST', '/webhooks', {
+          body: { url: 'https://93.184.216.34/hook', events: ['*'] },
+        });
+        expect(ok.status).toBe(201);
+        const moved = await a.admin('PATCH', `/webhooks/${ok.body.id}`, {
+          body: { url: 'https://192.168.0.10/x' },
+        });
+        expect(moved.body.code).toBe('url_not_allowed');
+        await a.admin('DELETE', `/webhooks/${ok.body.id}`);
+      } finally {
+        process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
+        resetSettingsCache();
+      }
+    },
+  );
 });

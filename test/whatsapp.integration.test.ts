@@ -246,25 +246,28 @@ describe('inbound messages', () => {
     expect(await conversationOf(b.tenantId, from)).toBeNull();
   });
 
-  it('stores a retried message once (deduplicated by WhatsApp message id), also when retries race', async () => {
-    const from = unique('1653');
-    const wamid = unique('wamid.DUP');
-    const payload = whatsappPayload(numberA, { messages: [textMessage(wamid, from, 'once')] });
-    const results = await Promise.all([inbound(payload), inbound(payload), inbound(payload)]);
-    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(results.reduce((n, r) => n + r.body.received, 0)).toBe(1);
-    expect((await inbound(payload)).body).toMatchObject({ received: 0, duplicates: 1 });
-    const rows = await forTenant(a.tenantId).message.findMany({ where: { externalId: wamid } });
-    expect(rows).toHaveLength(1);
-    expect(await forTenant(a.tenantId).conversation.count({ where: { contactPhone: from } })).toBe(1);
-    const conversation = await conversationOf(a.tenantId, from);
-    expect(
-      await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id }),
-    ).toHaveLength(1);
-    expect(
-      await eventsOf(a.tenantId, { type: 'conversation.message.received', objectId: rows[0].id }),
-    ).toHaveLength(1);
-  });
+  it(
+    'stores a retried message once (deduplicated by WhatsApp message id), ' + 'also when retries race',
+    async () => {
+      const from = unique('1653');
+      const wamid = unique('wamid.DUP');
+      const payload = whatsappPayload(numberA, { messages: [textMessage(wamid, from, 'once')] });
+      const results = await Promise.all([inbound(payload), inbound(payload), inbound(payload)]);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(results.reduce((n, r) => n + r.body.received, 0)).toBe(1);
+      expect((await inbound(payload)).body).toMatchObject({ received: 0, duplicates: 1 });
+      const rows = await forTenant(a.tenantId).message.findMany({ where: { externalId: wamid } });
+      expect(rows).toHaveLength(1);
+      expect(await forTenant(a.tenantId).conversation.count({ where: { contactPhone: from } })).toBe(1);
+      const conversation = await conversationOf(a.tenantId, from);
+      expect(
+        await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id }),
+      ).toHaveLength(1);
+      expect(
+        await eventsOf(a.tenantId, { type: 'conversation.message.received', objectId: rows[0].id }),
+      ).toHaveLength(1);
+    },
+  );
 
   it('keeps one conversation per contact when two new messages arrive at once', async () => {
     const from = unique('1654');
@@ -488,18 +491,21 @@ describe('status receipts', () => {
     ]);
   });
 
-  it('ignores a late delivered after read, a repeated read and a failed after read: no change, no event', async () => {
-    const message = await sentMessage();
-    await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'read')] }));
-    for (const status of ['delivered', 'read', 'sent', 'failed']) {
-      const res = await inbound(
-        whatsappPayload(numberA, { statuses: [receipt(message.external_id, status)] }),
-      );
-      expect(res.body).toMatchObject({ receipts: 0, ignored: 1 });
-    }
-    expect(await statusOf(message.id)).toBe('read');
-    expect(await receiptEvents(message.id)).toEqual(['conversation.message.read']);
-  });
+  it(
+    'ignores a late delivered after read, a repeated read and a failed after read: ' + 'no change, no event',
+    async () => {
+      const message = await sentMessage();
+      await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'read')] }));
+      for (const status of ['delivered', 'read', 'sent', 'failed']) {
+        const res = await inbound(
+          whatsappPayload(numberA, { statuses: [receipt(message.external_id, status)] }),
+        );
+        expect(res.body).toMatchObject({ receipts: 0, ignored: 1 });
+      }
+      expect(await statusOf(message.id)).toBe('read');
+      expect(await receiptEvents(message.id)).toEqual(['conversation.message.read']);
+    },
+  );
 
   it('treats failed as final and keeps the provider reason', async () => {
     const message = await sentMessage();
