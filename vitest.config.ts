@@ -1,15 +1,37 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// One run, two projects. A test that needs the database is named *.integration.test.ts and runs in
+// `integration`, with the embedded PostgreSQL (started once, test/global-setup.ts) and a database
+// of its own per file (test/file-setup.ts). Every other *.test.ts is a unit test and runs in `unit`,
+// without a database. `npx vitest run --project unit` runs the unit tests alone, in seconds.
+const roots = ['server', 'test', 'scripts'];
 
 export default defineConfig({
   resolve: { alias: { '@': new URL('.', import.meta.url).pathname } },
   test: {
-    include: ['server/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    setupFiles: ['test/file-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Every file gets its own database cloned from a migrated template (test/file-setup.ts).
     fileParallelism: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: roots.map((root) => `${root}/**/*.test.ts`),
+          exclude: [...configDefaults.exclude, '**/*.integration.test.ts'],
+          setupFiles: ['test/unit-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: roots.map((root) => `${root}/**/*.integration.test.ts`),
+          globalSetup: ['test/global-setup.ts'],
+          setupFiles: ['test/file-setup.ts'],
+        },
+      },
+    ],
   },
 });

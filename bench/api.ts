@@ -30,7 +30,8 @@ export async function run(): Promise<void> {
     for (let i = 0; i < 500; i++) {
       const start = new Date(Date.now() + i * 3_600_000);
       await client.query(
-        `insert into bookings (id, tenant_id, status, customer_name, customer_email, start_at, end_at, updated_at)
+        `insert into bookings
+           (id, tenant_id, status, customer_name, customer_email, start_at, end_at, updated_at)
          values ($1, $2, 'pending', $3, $4, $5, $6, now())`,
         [
           newId('booking'),
@@ -51,7 +52,9 @@ export async function run(): Promise<void> {
     await measure(`${server.url}/api/health`, 10); // warm-up of both paths
     await measure(`${server.url}/api/v1/bookings`, 10, headers);
     const row = (name: string, r: autocannon.Result) =>
-      `${name.padEnd(34)} p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms  ${Math.round(r.requests.average)} req/s  errors ${r.errors + r.non2xx}`;
+      `${name.padEnd(34)} p50 ${String(r.latency.p50).padStart(4)} ms  ` +
+      `p99 ${String(r.latency.p99).padStart(4)} ms  ` +
+      `${Math.round(r.requests.average)} req/s  errors ${r.errors + r.non2xx}`;
     console.log(`production server (next start), embedded PostgreSQL, ${DURATION_S} s per row`);
     for (const connections of [1, 10]) {
       const health = await measure(`${server.url}/api/health`, connections);
@@ -59,8 +62,10 @@ export async function run(): Promise<void> {
       console.log(`\n${connections} connection${connections > 1 ? 's' : ''}:`);
       console.log(row('baseline GET /api/health', health));
       console.log(row('GET /api/v1/bookings (API key)', bookings));
+      const p50Ratio = bookings.latency.p50 / Math.max(health.latency.p50, 0.01);
+      const throughputRatio = bookings.requests.average / health.requests.average;
       console.log(
-        `ratio bookings/health: p50 ${(bookings.latency.p50 / Math.max(health.latency.p50, 0.01)).toFixed(2)}x, throughput ${(bookings.requests.average / health.requests.average).toFixed(2)}x`,
+        `ratio bookings/health: p50 ${p50Ratio.toFixed(2)}x, throughput ${throughputRatio.toFixed(2)}x`,
       );
     }
   } finally {

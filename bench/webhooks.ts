@@ -154,7 +154,9 @@ async function measureAll(): Promise<void> {
     }
     samples.sort((a, b) => a - b);
     console.log(
-      `commit→receipt latency, worker engine, ${LATENCY_SAMPLES} sequential events: p50 ${fmt(percentile(samples, 50))} ms, p99 ${fmt(percentile(samples, 99))} ms, max ${fmt(samples[samples.length - 1])} ms (goal: p50 < 15 ms, p99 < 100 ms)`,
+      `commit→receipt latency, worker engine, ${LATENCY_SAMPLES} sequential events: ` +
+        `p50 ${fmt(percentile(samples, 50))} ms, p99 ${fmt(percentile(samples, 99))} ms, ` +
+        `max ${fmt(samples[samples.length - 1])} ms (goal: p50 < 15 ms, p99 < 100 ms)`,
     );
     await receivers.close();
   }
@@ -167,10 +169,12 @@ async function measureAll(): Promise<void> {
   //    while the worker delivers (commit of the first event to the last receipt).
   await worker.stop();
   console.log(
-    `\nsustained deliveries/s (${DELIVERIES} deliveries per round, medians of ${ROUNDS} rounds, worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
+    `\nsustained deliveries/s (${DELIVERIES} deliveries per round, medians of ${ROUNDS} rounds, ` +
+      `worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
   );
   console.log(
-    'receivers | worker drain | worker end-to-end | baseline (sign + POST loop) | drain/baseline | e2e/baseline',
+    'receivers | worker drain | worker end-to-end | baseline (sign + POST loop) | ' +
+      'drain/baseline | e2e/baseline',
   );
   console.log('(drain and baseline: medians of the rounds; drain/baseline: median of the per-round ratios)');
   const secret = `whsec_${randomBytes(32).toString('base64')}`;

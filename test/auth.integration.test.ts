@@ -1,21 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signAccessToken } from '@/server/auth/jwt';
 import { db } from '@/server/db/client';
-import { startApiServer, type TestServer } from './api-server';
-import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
+import { apiSuite } from './harness';
+import { createTestUser } from './helpers';
 
-let server: TestServer;
-let a: TestTenant;
-let b: TestTenant;
-
-beforeAll(async () => {
-  server = await startApiServer();
-  [a, b] = await Promise.all([createTestTenant('A'), createTestTenant('B')]);
-});
-afterAll(() => server.close());
-
-const api = () => client(server.url);
+const { api, tenant: a, other: b } = apiSuite({ other: true });
 
 function expectProblem(
   res: { status: number; headers: Headers; body: { code: string; request_id: string } },
@@ -34,12 +24,12 @@ function b64url(value: object | string): string {
 
 describe('tenant header', () => {
   it('is required, and checked before the credential', async () => {
-    expectProblem(await api()('GET', '/bookings', { token: null }), 400, 'tenant_header_missing');
-    expectProblem(await api()('GET', '/bookings', { token: a.apiKey }), 400, 'tenant_header_missing');
+    expectProblem(await api('GET', '/bookings', { token: null }), 400, 'tenant_header_missing');
+    expectProblem(await api('GET', '/bookings', { token: a.apiKey }), 400, 'tenant_header_missing');
   });
   it('must be a UUID', async () => {
     expectProblem(
-      await api()('GET', '/bookings', { tenantId: 'acme', token: null }),
+      await api('GET', '/bookings', { tenantId: 'acme', token: null }),
       400,
       'tenant_header_invalid',
     );
@@ -48,7 +38,7 @@ describe('tenant header', () => {
 
 describe('credentials', () => {
   it('accepts the tenant API key', async () => {
-    const res = await api()('GET', '/bookings', { tenantId: a.tenantId, token: a.apiKey });
+    const res = await api('GET', '/bookings', { tenantId: a.tenantId, token: a.apiKey });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: [], next_cursor: null });
   });
@@ -60,7 +50,7 @@ describe('credentials', () => {
     ['unknown API key', `Bearer sk_live_AAAAAAAAAAAA_${'A'.repeat(40)}`],
     ['garbage token', 'Bearer not-a-jwt'],
   ])('answers 401 unauthenticated for a %s credential', async (_, authorization) => {
-    const res = await api()('GET', '/bookings', {
+    const res = await api('GET', '/bookings', {
       tenantId: a.tenantId,
       headers: authorization ? { Authorization: authorization } : {},
     });
@@ -71,7 +61,7 @@ describe('credentials', () => {
   it('refuses a key whose secret part is wrong even with a real prefix', async () => {
     const forged = `${a.apiKey.slice(0, -4)}AAAA`;
     expectProblem(
-      await api()('GET', '/bookings', { tenantId: a.tenantId, token: forged }),
+      await api('GET', '/bookings', { tenantId: a.tenantId, token: forged }),
       401,
       'unauthenticated',
     );
@@ -79,7 +69,7 @@ describe('credentials', () => {
 
   it('answers 403 tenant_mismatch for a valid credential of another tenant', async () => {
     expectProblem(
-      await api()('GET', '/bookings', { tenantId: b.tenantId, token: a.apiKey }),
+      await api('GET', '/bookings', { tenantId: b.tenantId, token: a.apiKey }),
       403,
       'tenant_mismatch',
     );
@@ -90,7 +80,7 @@ describe('credentials', () => {
       { userId: a.adminUserId, tenantId: a.tenantId, role: 'admin' },
       Date.now() - 31 * 60 * 1000,
     );
-    const res = await api()('GET', '/bookings', { tenantId: a.tenantId, token: expired });
+    const res = await api('GET', '/bookings', { tenantId: a.tenantId, token: expired });
     expectProblem(res, 401, 'token_expired');
     expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
   });
@@ -108,21 +98,23 @@ describe('credentials', () => {
     };
     const foreignIssuer = sign({ alg: 'HS256' }, { ...claims, iss: 'someone-else' });
     const foreignAudience = sign({ alg: 'HS256' }, { ...claims, aud: 'another-api' });
-    const wrongSecret = `${header}.${payload}.${createHmac('sha256', 'x'.repeat(40)).update(`${header}.${payload}`).digest('base64url')}`;
+    const wrongSignature = createHmac('sha256', 'x'.repeat(40))
+      .update(`${header}.${payload}`)
+      .digest('base64url');
+    const wrongSecret = `${header}.${payload}.${wrongSignature}`;
     for (const token of [escalated, none, foreignIssuer, foreignAudience, wrongSecret]) {
-      expectProblem(await api()('GET', '/bookings', { tenantId: a.tenantId, token }), 401, 'unauthenticated');
+      expectProblem(await api('GET', '/bookings', { tenantId: a.tenantId, token }), 401, 'unauthenticated');
     }
     // The same signing path with untouched claims is accepted, so the refusals above are about the tampering.
     expect(
-      (await api()('GET', '/bookings', { tenantId: a.tenantId, token: sign({ alg: 'HS256' }, claims) }))
-        .status,
+      (await api('GET', '/bookings', { tenantId: a.tenantId, token: sign({ alg: 'HS256' }, claims) })).status,
     ).toBe(200);
   });
 });
 
 describe('login, refresh and logout', () => {
   const login = (email: string, password: string, tenantId?: string) =>
-    api()('POST', '/auth/login', { body: { email, password }, tenantId: tenantId ?? null });
+    api('POST', '/auth/login', { body: { email, password }, tenantId: tenantId ?? null });
 
   it('signs in with the contract response and the token works', async () => {
     const res = await login(a.adminEmail.toUpperCase(), a.adminPassword);
@@ -140,7 +132,7 @@ describe('login, refresh and logout', () => {
     expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'role', 'sub', 'tid']);
     expect(claims.exp - claims.iat).toBe(1800);
     expect(
-      (await api()('GET', '/bookings', { tenantId: a.tenantId, token: res.body.access_token })).status,
+      (await api('GET', '/bookings', { tenantId: a.tenantId, token: res.body.access_token })).status,
     ).toBe(200);
   });
 
@@ -152,14 +144,17 @@ describe('login, refresh and logout', () => {
     expect({ ...wrong.body, request_id: '' }).toEqual({ ...unknown.body, request_id: '' });
   });
 
-  it('answers 403 tenant_mismatch for a tenant not theirs, and 403 forbidden once they belong nowhere', async () => {
-    const { email, password } = await createTestUser(a.tenantId, 'agent');
-    expectProblem(await login(email, password, b.tenantId), 403, 'tenant_mismatch');
-    await db().membership.deleteMany({ where: { user: { email } } });
-    expectProblem(await login(email, password), 403, 'forbidden');
-    // The right password is still checked first: a wrong one answers as for anyone else.
-    expectProblem(await login(email, 'not the password'), 401, 'invalid_credentials');
-  });
+  it(
+    'answers 403 tenant_mismatch for a tenant not theirs, ' + 'and 403 forbidden once they belong nowhere',
+    async () => {
+      const { email, password } = await createTestUser(a.tenantId, 'agent');
+      expectProblem(await login(email, password, b.tenantId), 403, 'tenant_mismatch');
+      await db().membership.deleteMany({ where: { user: { email } } });
+      expectProblem(await login(email, password), 403, 'forbidden');
+      // The right password is still checked first: a wrong one answers as for anyone else.
+      expectProblem(await login(email, 'not the password'), 401, 'invalid_credentials');
+    },
+  );
 
   it('needs X-Tenant-ID for a user of several tenants, and honours it', async () => {
     const { email, password } = await createTestUser(a.tenantId, 'agent');
@@ -176,19 +171,19 @@ describe('login, refresh and logout', () => {
 
   it('rotates refresh tokens and revokes the family when a spent token comes back', async () => {
     const first = (await login(a.adminEmail, a.adminPassword)).body;
-    const second = await api()('POST', '/auth/refresh', { body: { refresh_token: first.refresh_token } });
+    const second = await api('POST', '/auth/refresh', { body: { refresh_token: first.refresh_token } });
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
     expect(second.body.refresh_token_expires_at).toBe(first.refresh_token_expires_at);
     expect(
-      (await api()('GET', '/bookings', { tenantId: a.tenantId, token: second.body.access_token })).status,
+      (await api('GET', '/bookings', { tenantId: a.tenantId, token: second.body.access_token })).status,
     ).toBe(200);
 
-    const replay = await api()('POST', '/auth/refresh', { body: { refresh_token: first.refresh_token } });
+    const replay = await api('POST', '/auth/refresh', { body: { refresh_token: first.refresh_token } });
     expectProblem(replay, 401, 'refresh_token_reused');
     // The legitimate successor is revoked too: the family is gone.
     expectProblem(
-      await api()('POST', '/auth/refresh', { body: { refresh_token: second.body.refresh_token } }),
+      await api('POST', '/auth/refresh', { body: { refresh_token: second.body.refresh_token } }),
       401,
       'unauthenticated',
     );
@@ -203,7 +198,7 @@ describe('login, refresh and logout', () => {
       data: { familyExpiresAt: new Date(Date.now() - 1000) },
     });
     expectProblem(
-      await api()('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }),
+      await api('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }),
       401,
       'token_expired',
     );
@@ -211,7 +206,7 @@ describe('login, refresh and logout', () => {
 
   it('refuses a refresh with another tenant in the header', async () => {
     const session = (await login(a.adminEmail, a.adminPassword)).body;
-    const res = await api()('POST', '/auth/refresh', {
+    const res = await api('POST', '/auth/refresh', {
       body: { refresh_token: session.refresh_token },
       tenantId: b.tenantId,
     });
@@ -220,10 +215,10 @@ describe('login, refresh and logout', () => {
 
   it('logs out by revoking the family', async () => {
     const session = (await login(a.adminEmail, a.adminPassword)).body;
-    const out = await api()('POST', '/auth/logout', { body: { refresh_token: session.refresh_token } });
+    const out = await api('POST', '/auth/logout', { body: { refresh_token: session.refresh_token } });
     expect(out.status).toBe(204);
     expectProblem(
-      await api()('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }),
+      await api('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }),
       401,
       'unauthenticated',
     );
@@ -241,7 +236,7 @@ describe('login, refresh and logout', () => {
 
 describe('request bodies', () => {
   const post = (init: { rawBody?: string; body?: unknown; headers?: Record<string, string> }) =>
-    api()('POST', '/api-keys', { tenantId: a.tenantId, token: a.apiKey, ...init });
+    api('POST', '/api-keys', { tenantId: a.tenantId, token: a.apiKey, ...init });
 
   it('answers 415 for a body that is not application/json', async () => {
     expectProblem(
@@ -274,7 +269,7 @@ describe('request bodies', () => {
 
 describe('API keys', () => {
   it('creates, lists, tracks use, rotates with grace and revokes', async () => {
-    const call = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
+    const call = a.admin;
     const created = await call('POST', '/api-keys', { body: { name: 'CI' } });
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(new RegExp(`^sk_live_${created.body.prefix}_[0-9A-Za-z]{40}$`));
@@ -303,7 +298,7 @@ describe('API keys', () => {
   });
 
   it('refuses grace periods over 24 h', async () => {
-    const call = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
+    const call = a.admin;
     const created = await call('POST', '/api-keys', { body: { name: 'g' } });
     expectProblem(
       await call('POST', `/api-keys/${created.body.id}/rotate`, { body: { grace_seconds: 86_401 } }),
@@ -313,7 +308,7 @@ describe('API keys', () => {
   });
 
   it('expires keys at expires_at', async () => {
-    const call = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
+    const call = a.admin;
     const soon = new Date(Date.now() + 1500).toISOString();
     const created = await call('POST', '/api-keys', { body: { name: 'short', expires_at: soon } });
     expect((await call('GET', '/bookings', { token: created.body.key })).status).toBe(200);
@@ -322,21 +317,15 @@ describe('API keys', () => {
   });
 
   it('is admin-only: agents get 403 forbidden', async () => {
-    const agent = await createTestUser(a.tenantId, 'agent');
-    const session = await api()('POST', '/auth/login', {
-      body: { email: agent.email, password: agent.password },
-    });
-    const call = client(server.url, { tenantId: a.tenantId, token: session.body.access_token });
+    const call = await a.as('agent');
     expectProblem(await call('GET', '/api-keys'), 403, 'forbidden');
     expectProblem(await call('POST', '/api-keys', { body: { name: 'x' } }), 403, 'forbidden');
     expect((await call('GET', '/bookings')).status).toBe(200);
   });
 
   it("cannot see or revoke another tenant's key", async () => {
-    const mine = await client(server.url, { tenantId: b.tenantId, token: b.apiKey })('POST', '/api-keys', {
-      body: { name: 'b' },
-    });
-    const asA = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
+    const mine = await b.admin('POST', '/api-keys', { body: { name: 'b' } });
+    const asA = a.admin;
     expectProblem(await asA('DELETE', `/api-keys/${mine.body.id}`), 404, 'not_found');
     expectProblem(await asA('POST', `/api-keys/${mine.body.id}/rotate`, { body: {} }), 404, 'not_found');
     expect((await asA('GET', '/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(
@@ -347,20 +336,20 @@ describe('API keys', () => {
 
 describe('routing and metadata', () => {
   it('answers unknown routes with 404 not_found and wrong methods with 405', async () => {
-    expectProblem(await api()('GET', '/nope', { tenantId: a.tenantId }), 404, 'not_found');
-    const res = await api()('DELETE', '/api-keys', { tenantId: a.tenantId, token: a.apiKey });
+    expectProblem(await api('GET', '/nope', { tenantId: a.tenantId }), 404, 'not_found');
+    const res = await api('DELETE', '/api-keys', { tenantId: a.tenantId, token: a.apiKey });
     expectProblem(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'POST']);
   });
 
   it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {
-    const echoed = await api()('GET', '/bookings', {
+    const echoed = await api('GET', '/bookings', {
       tenantId: a.tenantId,
       token: a.apiKey,
       headers: { 'X-Request-Id': 'abc-123' },
     });
     expect(echoed.headers.get('x-request-id')).toBe('abc-123');
-    const replaced = await api()('GET', '/bookings', {
+    const replaced = await api('GET', '/bookings', {
       tenantId: a.tenantId,
       token: a.apiKey,
       headers: { 'X-Request-Id': 'a b<script>' },
@@ -369,7 +358,7 @@ describe('routing and metadata', () => {
   });
 
   it('serves the OpenAPI document without credentials, listing every route', async () => {
-    const res = await api()('GET', '/openapi.json', { tenantId: null });
+    const res = await api('GET', '/openapi.json', { tenantId: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     const { routes } = await import('@/server/api/routes');
@@ -388,7 +377,7 @@ describe('API rate limit', () => {
     process.env.API_RATE_LIMIT_PER_SECOND = '5';
     resetSettingsCache();
     try {
-      const call = client(server.url, { tenantId: a.tenantId, token: a.apiKey });
+      const call = a.admin;
       const statuses = await Promise.all(
         Array.from({ length: 8 }, () => call('GET', '/bookings').then((r) => r)),
       );
@@ -398,9 +387,7 @@ describe('API rate limit', () => {
       expectProblem(limited[0], 429, 'rate_limited');
       expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       // Another credential has its own budget.
-      expect(
-        (await client(server.url, { tenantId: b.tenantId, token: b.apiKey })('GET', '/bookings')).status,
-      ).toBe(200);
+      expect((await b.admin('GET', '/bookings')).status).toBe(200);
     } finally {
       delete process.env.API_RATE_LIMIT_PER_SECOND;
       resetSettingsCache();

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '@/server/api/routes';
 import { resetSettingsCache } from '@/server/config/settings';
-import { startApiServer, type TestServer } from './api-server';
-import { client, createTestTenant, type TestTenant } from './helpers';
+import { apiSuite } from './harness';
 
 // "Bad input of any kind gets a clear 4xx and changes nothing; a 500 is a bug": every route,
 // as an admin, with odd ids, odd query strings and bodies of every JSON shape.
-let server: TestServer;
-let tenant: TestTenant;
-beforeAll(async () => {
+beforeAll(() => {
   // Configured, so the inbound WhatsApp route judges its input (unconfigured it answers 503 by design).
   process.env.WHATSAPP_APP_SECRET = 'bad-input-app-secret';
   process.env.WHATSAPP_VERIFY_TOKEN = 'bad-input-verify-token';
   resetSettingsCache();
-  server = await startApiServer();
-  tenant = await createTestTenant('Bad input');
 });
-afterAll(() => server.close());
+const { tenant } = apiSuite();
 
 const ODD_IDS = ['x', 'bkg_', "'; drop table bookings; --", 'é🙂', '%00', 'a'.repeat(2000), '..%2F..%2Fetc'];
 const ODD_QUERIES = [
@@ -43,7 +38,7 @@ const ODD_BODIES = [
 
 describe('every route with bad input', () => {
   it('answers 4xx, never 5xx', async () => {
-    const api = client(server.url, { tenantId: tenant.tenantId, token: tenant.apiKey });
+    const api = tenant.admin;
     const problems: string[] = [];
     for (const route of routes) {
       const paths = route.path.includes('{')
@@ -61,7 +56,8 @@ describe('every route with bad input', () => {
           });
           if (res.status >= 500)
             problems.push(
-              `${route.method} ${attempt.path} ${attempt.rawBody ?? ''} → ${res.status} ${res.text.slice(0, 200)}`,
+              `${route.method} ${attempt.path} ${attempt.rawBody ?? ''} → ` +
+                `${res.status} ${res.text.slice(0, 200)}`,
             );
         }
       }

@@ -1,42 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type TestServer } from './api-server';
-import { domainTenant, eventsOf, expectProblemCode } from './domain-fixtures';
+import { describe, expect, it } from 'vitest';
+import { type BookingState, bookingBody, givenBooking } from './builders';
+import { eventsOf, expectProblemCode } from './domain-fixtures';
+import { apiSuite } from './harness';
 
-let server: TestServer;
-let a: Awaited<ReturnType<typeof domainTenant>>;
-let b: Awaited<ReturnType<typeof domainTenant>>;
+const { tenant: a, other: b, newTenant } = apiSuite({ other: true, agent: true });
 
-beforeAll(async () => {
-  server = await startApiServer();
-  [a, b] = await Promise.all([domainTenant(server.url, 'A'), domainTenant(server.url, 'B')]);
-});
-afterAll(() => server.close());
-
-const start = '2026-12-01T09:00:00.000Z';
-const end = '2026-12-01T09:30:00.000Z';
-const newBooking = (extra: Record<string, unknown> = {}) => ({
-  customer: { name: 'Ada Lovelace', email: 'ada@example.test', phone: '+441234567' },
-  service: 'Check-up',
-  start_at: start,
-  end_at: end,
-  ...extra,
-});
-
-async function bookingIn(status: 'pending' | 'confirmed' | 'cancelled' | 'completed', api = a.admin) {
-  const created = await api('POST', '/bookings', { body: newBooking() });
-  expect(created.status).toBe(201);
-  const id = created.body.id as string;
-  if (status === 'confirmed' || status === 'completed')
-    expect((await api('POST', `/bookings/${id}/confirm`)).status).toBe(200);
-  if (status === 'completed') expect((await api('POST', `/bookings/${id}/complete`)).status).toBe(200);
-  if (status === 'cancelled') expect((await api('POST', `/bookings/${id}/cancel`)).status).toBe(200);
-  return id;
-}
+const { start_at: start, end_at: end } = bookingBody();
 
 describe('create and read', () => {
   it('creates a pending booking and records booking.created with the REST representation', async () => {
     const res = await a.agent('POST', '/bookings', {
-      body: newBooking({ notes: 'first visit', metadata: { source: 'web' } }),
+      body: bookingBody({ notes: 'first visit', metadata: { source: 'web' } }),
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -58,7 +32,7 @@ describe('create and read', () => {
 
   it('normalises offsets to UTC', async () => {
     const res = await a.admin('POST', '/bookings', {
-      body: newBooking({ start_at: '2026-12-01T10:00:00+01:00', end_at: '2026-12-01T11:00:00+01:00' }),
+      body: bookingBody({ start_at: '2026-12-01T10:00:00+01:00', end_at: '2026-12-01T11:00:00+01:00' }),
     });
     expect(res.body).toMatchObject({
       start_at: '2026-12-01T09:00:00.000Z',
@@ -74,7 +48,7 @@ describe('create and read', () => {
     ['no customer name', { customer: { email: 'x@example.test' } }, 'customer.name'],
   ])('refuses %s with 422', async (_, extra, path) => {
     const before = await eventsOf(a.tenantId, { type: 'booking.created' });
-    const res = await a.admin('POST', '/bookings', { body: newBooking(extra) });
+    const res = await a.admin('POST', '/bookings', { body: bookingBody(extra) });
     expectProblemCode(res, 422, 'validation_failed');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     expect(await eventsOf(a.tenantId, { type: 'booking.created' })).toHaveLength(before.length);
@@ -98,7 +72,7 @@ describe('state machine', () => {
   );
 
   it.each(cases)('%s + %s → %s', async (from, action, to) => {
-    const id = await bookingIn(from as 'pending');
+    const { id } = await givenBooking(a.admin, from as BookingState);
     const before = await a.admin('GET', `/bookings/${id}`);
     const eventsBefore = await eventsOf(a.tenantId, { objectId: id });
     const res = await a.agent('POST', `/bookings/${id}/${action}`);
@@ -118,7 +92,7 @@ describe('state machine', () => {
   });
 
   it('keeps the cancellation reason', async () => {
-    const id = await bookingIn('confirmed');
+    const { id } = await givenBooking(a.admin, 'confirmed');
     const res = await a.agent('POST', `/bookings/${id}/cancel`, { body: { reason: 'Customer is ill' } });
     expect(res.body).toMatchObject({ status: 'cancelled', cancellation_reason: 'Customer is ill' });
     const [event] = await eventsOf(a.tenantId, { type: 'booking.cancelled', objectId: id });
@@ -127,7 +101,7 @@ describe('state machine', () => {
 
   it('lets only one of two concurrent transitions win', async () => {
     for (let round = 0; round < 5; round++) {
-      const id = await bookingIn('confirmed');
+      const { id } = await givenBooking(a.admin, 'confirmed');
       const [x, y] = await Promise.all([
         a.admin('POST', `/bookings/${id}/cancel`, { body: { reason: 'race' } }),
         a.admin('POST', `/bookings/${id}/complete`),
@@ -144,7 +118,7 @@ describe('state machine', () => {
   });
 
   it('lets two concurrent identical confirms produce one event', async () => {
-    const id = await bookingIn('pending');
+    const { id } = await givenBooking(a.admin, 'pending');
     const results = await Promise.all([1, 2, 3].map(() => a.admin('POST', `/bookings/${id}/confirm`)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     expect(await eventsOf(a.tenantId, { type: 'booking.confirmed', objectId: id })).toHaveLength(1);
@@ -153,7 +127,7 @@ describe('state machine', () => {
 
 describe('update and reschedule', () => {
   it('reschedules with booking.rescheduled and the previous times', async () => {
-    const id = await bookingIn('confirmed');
+    const { id } = await givenBooking(a.admin, 'confirmed');
     const res = await a.agent('PATCH', `/bookings/${id}`, {
       body: { start_at: '2026-12-02T09:00:00Z', end_at: '2026-12-02T10:00:00Z' },
     });
@@ -168,7 +142,7 @@ describe('update and reschedule', () => {
   });
 
   it('moving only the end time is a reschedule too; other fields change without an event', async () => {
-    const id = await bookingIn('pending');
+    const { id } = await givenBooking(a.admin, 'pending');
     const notes = await a.agent('PATCH', `/bookings/${id}`, {
       body: { notes: 'bring x-rays', customer: { phone: null }, metadata: { room: 4 } },
     });
@@ -188,7 +162,7 @@ describe('update and reschedule', () => {
   });
 
   it('checks end_at against the stored start_at (422) and changes nothing', async () => {
-    const id = await bookingIn('pending');
+    const { id } = await givenBooking(a.admin, 'pending');
     const res = await a.agent('PATCH', `/bookings/${id}`, { body: { end_at: '2026-12-01T08:00:00Z' } });
     expectProblemCode(res, 422, 'validation_failed');
     expect((await a.agent('GET', `/bookings/${id}`)).body.end_at).toBe(end);
@@ -196,7 +170,7 @@ describe('update and reschedule', () => {
 
   it('never reschedules a booking that a concurrent cancel made final', async () => {
     for (let round = 0; round < 5; round++) {
-      const id = await bookingIn('confirmed');
+      const { id } = await givenBooking(a.admin, 'confirmed');
       const [patch, cancel] = await Promise.all([
         a.agent('PATCH', `/bookings/${id}`, {
           body: { start_at: '2026-12-05T09:00:00Z', end_at: '2026-12-05T10:00:00Z' },
@@ -218,7 +192,7 @@ describe('update and reschedule', () => {
   });
 
   it.each(['cancelled', 'completed'] as const)('refuses to change a %s booking (409)', async (status) => {
-    const id = await bookingIn(status);
+    const { id } = await givenBooking(a.admin, status);
     expectProblemCode(
       await a.agent('PATCH', `/bookings/${id}`, { body: { notes: 'late' } }),
       409,
@@ -237,17 +211,15 @@ describe('update and reschedule', () => {
 
 describe('list', () => {
   it('filters by status, time window and customer email, and pages newest first', async () => {
-    const t = await domainTenant(server.url, 'List');
+    const t = await newTenant('List');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await t.admin('POST', '/bookings', {
-        body: newBooking({
-          customer: { name: `C${i}`, email: i % 2 ? 'Odd@Example.test' : 'even@example.test' },
-          start_at: `2026-12-0${i + 1}T09:00:00Z`,
-          end_at: `2026-12-0${i + 1}T10:00:00Z`,
-        }),
+      const booking = await givenBooking(t.admin, 'pending', {
+        customer: { name: `C${i}`, email: i % 2 ? 'Odd@Example.test' : 'even@example.test' },
+        start_at: `2026-12-0${i + 1}T09:00:00Z`,
+        end_at: `2026-12-0${i + 1}T10:00:00Z`,
       });
-      ids.push(res.body.id);
+      ids.push(booking.id);
     }
     await t.admin('POST', `/bookings/${ids[1]}/confirm`);
 
@@ -271,7 +243,7 @@ describe('list', () => {
 
 describe('tenant isolation', () => {
   it("answers 404 for another tenant's booking on every route and changes nothing", async () => {
-    const id = await bookingIn('confirmed', b.admin);
+    const { id } = await givenBooking(b.admin, 'confirmed');
     const before = (await b.admin('GET', `/bookings/${id}`)).body;
     expectProblemCode(await a.admin('GET', `/bookings/${id}`), 404, 'not_found');
     expectProblemCode(await a.admin('PATCH', `/bookings/${id}`, { body: { notes: 'x' } }), 404, 'not_found');

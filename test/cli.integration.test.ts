@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type TestServer } from './api-server';
+import { describe, expect, it } from 'vitest';
+import { apiSuite } from './harness';
 import { client } from './helpers';
 
 // The operator CLI as operators run it: a separate process on the same database.
@@ -12,11 +12,7 @@ function cli(...args: string[]) {
   return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
 }
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startApiServer();
-});
-afterAll(() => server.close());
+const suite = apiSuite({ tenant: false });
 
 describe('npm run cli', () => {
   it('creates a tenant with an admin and a working API key, printing one JSON line', async () => {
@@ -38,7 +34,7 @@ describe('npm run cli', () => {
     expect(Object.keys(created).sort()).toEqual(['api_key', 'tenant_id', 'user_id']);
     expect(created.api_key).toMatch(/^sk_live_/);
 
-    const api = client(server.url, { tenantId: created.tenant_id, token: created.api_key });
+    const api = client(suite.url, { tenantId: created.tenant_id, token: created.api_key });
     expect((await api('GET', '/bookings')).status).toBe(200);
     const login = await api('POST', '/auth/login', {
       token: null,

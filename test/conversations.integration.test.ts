@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type TestServer } from './api-server';
-import { domainTenant, eventsOf, expectProblemCode } from './domain-fixtures';
+import { describe, expect, it } from 'vitest';
+import { givenConversation } from './builders';
+import { eventsOf, expectProblemCode } from './domain-fixtures';
+import { apiSuite } from './harness';
 import { createTestUser } from './helpers';
 
-let server: TestServer;
-let a: Awaited<ReturnType<typeof domainTenant>>;
-let b: Awaited<ReturnType<typeof domainTenant>>;
-
-beforeAll(async () => {
-  server = await startApiServer();
-  [a, b] = await Promise.all([domainTenant(server.url, 'A'), domainTenant(server.url, 'B')]);
-});
-afterAll(() => server.close());
-
-async function conversation(api = a.agent, channel: 'web' | 'sms' = 'web') {
-  const res = await api('POST', '/conversations', {
-    body: { channel, contact: { name: 'Visitor', phone: '+15551234567' } },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const { tenant: a, other: b, newTenant } = apiSuite({ other: true, agent: true });
 
 describe('create and read', () => {
   it('starts a conversation handled by the AI and records conversation.created', async () => {
@@ -56,7 +41,7 @@ describe('create and read', () => {
   });
 
   it('pages messages newest first', async () => {
-    const id = await conversation();
+    const { id } = await givenConversation(a.agent);
     const sent: string[] = [];
     for (const text of ['one', 'two', 'three']) {
       sent.push((await a.agent('POST', `/conversations/${id}/messages`, { body: { text } })).body.id);
@@ -79,7 +64,7 @@ describe('create and read', () => {
 
 describe('hand-off, assignment and resolution', () => {
   it('hands off to a person, keeping reason and summary, and lands in the hand-off queue', async () => {
-    const id = await conversation();
+    const { id } = await givenConversation(a.agent);
     const res = await a.agent('POST', `/conversations/${id}/handoff`, {
       body: { reason: 'Asks about a refund', summary: 'Customer was double charged on 3 Nov.' },
     });
@@ -98,7 +83,7 @@ describe('hand-off, assignment and resolution', () => {
   });
 
   it('assigns to a member: open, handled by a person, out of the queue', async () => {
-    const id = await conversation();
+    const { id } = await givenConversation(a.agent);
     await a.agent('POST', `/conversations/${id}/handoff`, { body: { reason: 'human please' } });
     const res = await a.agent('POST', `/conversations/${id}/assign`, { body: { user_id: a.agentUserId } });
     expect(res.body).toMatchObject({
@@ -123,7 +108,7 @@ describe('hand-off, assignment and resolution', () => {
   });
 
   it('refuses to assign to someone outside the tenant (422)', async () => {
-    const id = await conversation();
+    const { id } = await givenConversation(a.agent);
     for (const userId of [b.adminUserId, 'usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q']) {
       const res = await a.agent('POST', `/conversations/${id}/assign`, { body: { user_id: userId } });
       expectProblemCode(res, 422, 'validation_failed');
@@ -133,7 +118,7 @@ describe('hand-off, assignment and resolution', () => {
   });
 
   it('resolves, and refuses to hand off, assign or resolve again (409) without events', async () => {
-    const id = await conversation();
+    const { id } = await givenConversation(a.agent);
     const res = await a.agent('POST', `/conversations/${id}/resolve`);
     expect(res.body.status).toBe('resolved');
     const [event] = await eventsOf(a.tenantId, { type: 'conversation.resolved', objectId: id });
@@ -155,14 +140,14 @@ describe('hand-off, assignment and resolution', () => {
   });
 
   it('refuses a second hand-off, and a hand-off of a conversation a person already handles', async () => {
-    const waiting = await conversation();
+    const { id: waiting } = await givenConversation(a.agent);
     await a.agent('POST', `/conversations/${waiting}/handoff`, { body: { reason: 'x' } });
     expectProblemCode(
       await a.agent('POST', `/conversations/${waiting}/handoff`, { body: { reason: 'y' } }),
       409,
       'invalid_transition',
     );
-    const assigned = await conversation();
+    const { id: assigned } = await givenConversation(a.agent);
     await a.agent('POST', `/conversations/${assigned}/assign`, { body: { user_id: a.agentUserId } });
     expectProblemCode(
       await a.agent('POST', `/conversations/${assigned}/handoff`, { body: { reason: 'y' } }),
@@ -174,7 +159,7 @@ describe('hand-off, assignment and resolution', () => {
   });
 
   it('lets one of two concurrent changes win', async () => {
-    const id = await conversation();
+    const { id } = await givenConversation(a.agent);
     const [x, y] = await Promise.all([
       a.agent('POST', `/conversations/${id}/resolve`),
       a.agent('POST', `/conversations/${id}/resolve`),
@@ -184,7 +169,7 @@ describe('hand-off, assignment and resolution', () => {
   });
 
   it('validates the hand-off body', async () => {
-    const id = await conversation();
+    const { id } = await givenConversation(a.agent);
     expectProblemCode(
       await a.agent('POST', `/conversations/${id}/handoff`, { body: {} }),
       422,
@@ -195,9 +180,9 @@ describe('hand-off, assignment and resolution', () => {
 
 describe('list', () => {
   it('filters by status and handled_by and pages newest first', async () => {
-    const t = await domainTenant(server.url, 'List');
+    const t = await newTenant('List');
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(await conversation(t.agent));
+    for (let i = 0; i < 3; i++) ids.push((await givenConversation(t.agent)).id);
     await t.agent('POST', `/conversations/${ids[0]}/handoff`, { body: { reason: 'x' } });
     await t.agent('POST', `/conversations/${ids[1]}/resolve`);
     const p1 = await t.agent('GET', '/conversations?limit=2');
@@ -219,7 +204,7 @@ describe('list', () => {
 
 describe('tenant isolation', () => {
   it("answers 404 for another tenant's conversation on every route and changes nothing", async () => {
-    const id = await conversation(b.agent);
+    const { id } = await givenConversation(b.agent);
     const before = (await b.agent('GET', `/conversations/${id}`)).body;
     expectProblemCode(await a.admin('GET', `/conversations/${id}`), 404, 'not_found');
     expectProblemCode(await a.admin('GET', `/conversations/${id}/messages`), 404, 'not_found');

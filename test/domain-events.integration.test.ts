@@ -7,40 +7,40 @@ import { resetSettingsCache } from '@/server/config/settings';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
 import { hubSignature } from '@/server/whatsapp/signature';
-import { startApiServer, type TestServer } from './api-server';
-import { domainTenant, eventsOf } from './domain-fixtures';
+import { bookingBody, givenChannel, givenEndpoint } from './builders';
+import { eventsOf } from './domain-fixtures';
 import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
-import { client } from './helpers';
+import { apiSuite } from './harness';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
 const APP_SECRET = 'e2e-whatsapp-app-secret';
 
-let server: TestServer;
 let graph: FakeGraph;
 let worker: DeliveryWorker;
 let receiver: Receiver;
-let t: Awaited<ReturnType<typeof domainTenant>>;
 
 beforeAll(async () => {
   graph = await startFakeGraph();
   Object.assign(process.env, { WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_APP_SECRET: APP_SECRET });
   resetSettingsCache();
-  server = await startApiServer();
+});
+afterAll(async () => {
+  await graph.close();
+  resetSettingsCache();
+});
+const { api, tenant: t } = apiSuite({ agent: true });
+beforeAll(async () => {
   worker = await startDeliveryWorker({ pollIntervalMs: 20 });
   receiver = await startReceiver();
-  t = await domainTenant(server.url, 'E2E');
 });
 afterAll(async () => {
   await worker.stop();
   await receiver.close();
-  await server.close();
-  await graph.close();
-  resetSettingsCache();
 });
 
 function inbound(payload: object) {
   const raw = JSON.stringify(payload);
-  return client(server.url)('POST', '/channels/whatsapp/webhook', {
+  return api('POST', '/channels/whatsapp/webhook', {
     rawBody: raw,
     headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': hubSignature(raw, APP_SECRET) },
   });
@@ -48,15 +48,13 @@ function inbound(payload: object) {
 
 describe('event delivery for bookings, payments and conversations', () => {
   it('delivers every event type with the REST representation as data.object', async () => {
-    const endpoint = await t.admin('POST', '/webhooks', { body: { url: receiver.url, events: ['*'] } });
-    expect(endpoint.status).toBe(201);
-    const secret = endpoint.body.webhook_secret as string;
+    const secret = (await givenEndpoint(t.admin, receiver.url, ['*'])).webhook_secret;
     /** What the API answered for each change, by event type: the receiver must see exactly these objects. */
     const expected = new Map<string, object>();
 
     // Bookings
     const booking = await t.agent('POST', '/bookings', {
-      body: { customer: { name: 'Eve' }, start_at: '2026-12-01T09:00:00Z', end_at: '2026-12-01T10:00:00Z' },
+      body: bookingBody({ customer: { name: 'Eve' }, end_at: '2026-12-01T10:00:00Z' }),
     });
     expected.set('booking.created', booking.body);
     expected.set('booking.confirmed', (await t.agent('POST', `/bookings/${booking.body.id}/confirm`)).body);
@@ -70,11 +68,11 @@ describe('event delivery for bookings, payments and conversations', () => {
     );
     expected.set('booking.completed', (await t.agent('POST', `/bookings/${booking.body.id}/complete`)).body);
     const other = await t.agent('POST', '/bookings', {
-      body: {
+      body: bookingBody({
         customer: { name: 'Mallory' },
         start_at: '2026-12-02T09:00:00Z',
         end_at: '2026-12-02T10:00:00Z',
-      },
+      }),
     });
     expected.set(
       'booking.cancelled',
@@ -93,9 +91,7 @@ describe('event delivery for bookings, payments and conversations', () => {
 
     // Conversations over WhatsApp: inbound, outbound, receipts, hand-off, assignment, resolution
     const number = String(200_000_000 + Math.floor(Math.random() * 1e8));
-    await t.admin('POST', '/channels', {
-      body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' },
-    });
+    await givenChannel(t.admin, number);
     const from = '4915100000001';
     expect(
       (

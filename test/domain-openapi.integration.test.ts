@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type TestServer } from './api-server';
-import { client } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { apiSuite } from './harness';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startApiServer();
-});
-afterAll(() => server.close());
+const { api } = apiSuite({ tenant: false });
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked dynamically
 type Doc = any;
@@ -42,7 +37,7 @@ describe('OpenAPI for bookings, conversations, channels, payments and WhatsApp',
   ];
 
   it('documents every route with its responses and errors', async () => {
-    const res = await client(server.url)('GET', '/openapi.json');
+    const res = await api('GET', '/openapi.json');
     expect(res.status).toBe(200);
     const doc: Doc = res.body;
     for (const [method, path, operationId, statuses] of operations) {

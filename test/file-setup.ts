@@ -3,8 +3,10 @@ import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
+import { TEST_ENV } from './env';
 
-// A fresh database for this test file, cloned from the migrated template.
+// Setup of the `integration` project: a fresh database for this test file, cloned from the migrated
+// template (test/global-setup.ts).
 const adminUrl = inject('pgAdminUrl');
 const name = `t_${randomBytes(6).toString('hex')}`;
 const admin = new pg.Client({ connectionString: adminUrl });
@@ -14,14 +16,7 @@ await admin.end();
 
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
-Object.assign(process.env, {
-  NODE_ENV: 'test',
-  DATABASE_URL: url.toString(),
-  AUTH_SECRET: 'test-auth-secret-test-auth-secret-0123456789',
-  SECRETS_KEY: 'test-secrets-key-test-secrets-key-0123456789',
-  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-});
+Object.assign(process.env, TEST_ENV, { DATABASE_URL: url.toString() });
 
 afterAll(async () => {
   await disconnectDb();

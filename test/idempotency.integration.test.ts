@@ -1,24 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
-import { startApiServer, type TestServer } from './api-server';
-import { domainTenant, eventsOf, expectProblemCode } from './domain-fixtures';
+import { bookingBody, givenBooking, paymentBody } from './builders';
+import { eventsOf, expectProblemCode } from './domain-fixtures';
+import { apiSuite } from './harness';
 
-let server: TestServer;
-let a: Awaited<ReturnType<typeof domainTenant>>;
-let b: Awaited<ReturnType<typeof domainTenant>>;
+const { tenant: a, other: b } = apiSuite({ other: true, agent: true });
 
-beforeAll(async () => {
-  server = await startApiServer();
-  [a, b] = await Promise.all([domainTenant(server.url, 'A'), domainTenant(server.url, 'B')]);
-});
-afterAll(() => server.close());
-
-const booking = (name: string) => ({
-  customer: { name },
-  start_at: '2026-12-01T09:00:00Z',
-  end_at: '2026-12-01T10:00:00Z',
-});
+const booking = (name: string) => bookingBody({ customer: { name } });
 const withKey = (key: string, body?: unknown) => ({ body, headers: { 'Idempotency-Key': key } });
 const bookingsNamed = (tenantId: string, name: string) =>
   forTenant(tenantId).booking.count({ where: { customerName: name } });
@@ -63,7 +52,7 @@ describe('Idempotency-Key', () => {
       'idempotency_key_reused',
     );
     expectProblemCode(
-      await a.admin('POST', '/payments', withKey(key, { amount: 100, currency: 'EUR' })),
+      await a.admin('POST', '/payments', withKey(key, paymentBody({ amount: 100 }))),
       409,
       'idempotency_key_reused',
     );
@@ -72,7 +61,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays a refused state change as the same problem, even after the state changed', async () => {
-    const id = (await a.admin('POST', '/bookings', { body: booking('refused') })).body.id;
+    const { id } = await givenBooking(a.admin, 'pending', { customer: { name: 'refused' } });
     const key = randomUUID();
     const first = await a.admin('POST', `/bookings/${id}/complete`, withKey(key));
     expectProblemCode(first, 409, 'invalid_transition');
@@ -131,7 +120,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('works on action routes: a replayed confirm does not emit twice', async () => {
-    const id = (await a.agent('POST', '/bookings', { body: booking('action') })).body.id;
+    const { id } = await givenBooking(a.agent, 'pending', { customer: { name: 'action' } });
     const key = randomUUID();
     const first = await a.agent('POST', `/bookings/${id}/confirm`, withKey(key));
     const second = await a.agent('POST', `/bookings/${id}/confirm`, withKey(key));

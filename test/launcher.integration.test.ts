@@ -33,7 +33,8 @@ describe('npm start', () => {
     expect(out.status).toBe(1);
     expect(out.stderr.trim().split('\n')).toEqual([
       '[switchboard] setting error: AUTH_SECRET must be at least 32 characters (openssl rand -base64 32)',
-      '[switchboard] setting error: SECRETS_KEY is required (any random text of at least 32 characters: openssl rand -base64 32)',
+      '[switchboard] setting error: SECRETS_KEY is required ' +
+        '(any random text of at least 32 characters: openssl rand -base64 32)',
     ]);
   });
 });

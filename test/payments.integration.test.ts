@@ -1,38 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type TestServer } from './api-server';
-import { domainTenant, eventsOf, expectProblemCode } from './domain-fixtures';
+import { describe, expect, it } from 'vitest';
+import { givenBooking, givenPayment, type PaymentState, paymentBody } from './builders';
+import { eventsOf, expectProblemCode } from './domain-fixtures';
+import { apiSuite } from './harness';
 
-let server: TestServer;
-let a: Awaited<ReturnType<typeof domainTenant>>;
-let b: Awaited<ReturnType<typeof domainTenant>>;
-
-beforeAll(async () => {
-  server = await startApiServer();
-  [a, b] = await Promise.all([domainTenant(server.url, 'A'), domainTenant(server.url, 'B')]);
-});
-afterAll(() => server.close());
-
-async function paymentIn(status: 'pending' | 'succeeded' | 'failed' | 'refunded', api = a.admin) {
-  const created = await api('POST', '/payments', { body: { amount: 4500, currency: 'EUR' } });
-  expect(created.status).toBe(201);
-  const id = created.body.id as string;
-  if (status === 'succeeded' || status === 'refunded')
-    expect((await api('POST', `/payments/${id}/succeed`)).status).toBe(200);
-  if (status === 'refunded') expect((await api('POST', `/payments/${id}/refund`)).status).toBe(200);
-  if (status === 'failed') expect((await api('POST', `/payments/${id}/fail`)).status).toBe(200);
-  return id;
-}
+const { tenant: a, other: b, newTenant } = apiSuite({ other: true, agent: true });
 
 describe('create', () => {
   it('creates a pending payment for a booking and records payment.created', async () => {
-    const booking = await a.admin('POST', '/bookings', {
-      body: { customer: { name: 'Bo' }, start_at: '2026-12-01T09:00:00Z', end_at: '2026-12-01T10:00:00Z' },
-    });
+    const booking = await givenBooking(a.admin, 'pending', { customer: { name: 'Bo' } });
     const res = await a.admin('POST', '/payments', {
       body: {
         amount: 12_050,
         currency: 'EUR',
-        booking_id: booking.body.id,
+        booking_id: booking.id,
         provider: 'stripe',
         provider_ref: 'pi_123',
       },
@@ -41,7 +21,7 @@ describe('create', () => {
     expect(res.body).toMatchObject({
       amount: 12_050,
       currency: 'EUR',
-      booking_id: booking.body.id,
+      booking_id: booking.id,
       status: 'pending',
       provider: 'stripe',
       provider_ref: 'pi_123',
@@ -76,11 +56,9 @@ describe('create', () => {
   });
 
   it("refuses another tenant's booking as booking_id", async () => {
-    const foreign = await b.admin('POST', '/bookings', {
-      body: { customer: { name: 'Bo' }, start_at: '2026-12-01T09:00:00Z', end_at: '2026-12-01T10:00:00Z' },
-    });
+    const foreign = await givenBooking(b.admin, 'pending', { customer: { name: 'Bo' } });
     const res = await a.admin('POST', '/payments', {
-      body: { amount: 100, currency: 'EUR', booking_id: foreign.body.id },
+      body: { amount: 100, currency: 'EUR', booking_id: foreign.id },
     });
     expectProblemCode(res, 422, 'validation_failed');
   });
@@ -98,7 +76,7 @@ describe('state machine', () => {
   );
 
   it.each(cases)('%s + %s → %s', async (from, action, to) => {
-    const id = await paymentIn(from as 'pending');
+    const { id } = await givenPayment(a.admin, from as PaymentState);
     const before = (await a.admin('GET', `/payments/${id}`)).body;
     const count = (await eventsOf(a.tenantId, { objectId: id })).length;
     const res = await a.admin('POST', `/payments/${id}/${action}`);
@@ -115,13 +93,13 @@ describe('state machine', () => {
   });
 
   it('records the provider reference on success', async () => {
-    const id = await paymentIn('pending');
+    const { id } = await givenPayment(a.admin, 'pending');
     const res = await a.admin('POST', `/payments/${id}/succeed`, { body: { provider_ref: 'ch_42' } });
     expect(res.body).toMatchObject({ status: 'succeeded', provider_ref: 'ch_42' });
   });
 
   it('lets one of a concurrent succeed and fail win', async () => {
-    const id = await paymentIn('pending');
+    const { id } = await givenPayment(a.admin, 'pending');
     const [x, y] = await Promise.all([
       a.admin('POST', `/payments/${id}/succeed`),
       a.admin('POST', `/payments/${id}/fail`),
@@ -136,11 +114,11 @@ describe('state machine', () => {
 
 describe('roles', () => {
   it('lets agents read payments but not change them', async () => {
-    const id = await paymentIn('pending');
+    const { id } = await givenPayment(a.admin, 'pending');
     expect((await a.agent('GET', '/payments')).status).toBe(200);
     expect((await a.agent('GET', `/payments/${id}`)).status).toBe(200);
     expectProblemCode(
-      await a.agent('POST', '/payments', { body: { amount: 100, currency: 'EUR' } }),
+      await a.agent('POST', '/payments', { body: paymentBody({ amount: 100 }) }),
       403,
       'forbidden',
     );
@@ -153,10 +131,11 @@ describe('roles', () => {
 
 describe('list and isolation', () => {
   it('pages newest first with status and booking filters', async () => {
-    const t = await domainTenant(server.url, 'List');
+    const t = await newTenant('List');
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++)
-      ids.push((await t.admin('POST', '/payments', { body: { amount: 100 + i, currency: 'USD' } })).body.id);
+    for (let i = 0; i < 3; i++) {
+      ids.push((await givenPayment(t.admin, 'pending', { amount: 100 + i, currency: 'USD' })).id);
+    }
     await t.admin('POST', `/payments/${ids[0]}/succeed`);
     const p1 = await t.agent('GET', '/payments?limit=2');
     expect(p1.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
@@ -167,7 +146,7 @@ describe('list and isolation', () => {
   });
 
   it("answers 404 for another tenant's payment on every route", async () => {
-    const id = await paymentIn('succeeded', b.admin);
+    const { id } = await givenPayment(b.admin, 'succeeded');
     expectProblemCode(await a.admin('GET', `/payments/${id}`), 404, 'not_found');
     for (const action of ['succeed', 'fail', 'refund']) {
       expectProblemCode(await a.admin('POST', `/payments/${id}/${action}`), 404, 'not_found');

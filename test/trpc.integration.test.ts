@@ -62,16 +62,19 @@ describe('context: the tenant comes from the membership row, not the cookie', ()
     expect((await trpcError(caller.apiKeys.list({}))).code).toBe('FORBIDDEN');
   });
 
-  it('takes the role from the database: an agent cannot manage keys or webhooks but sees bookings', async () => {
-    const caller = await callerFor(agentA.userId, a.tenantId);
-    expect((await trpcError(caller.apiKeys.list({}))).code).toBe('FORBIDDEN');
-    expect((await trpcError(caller.apiKeys.create({ name: 'nope' }))).code).toBe('FORBIDDEN');
-    expect((await trpcError(caller.webhooks.list({}))).code).toBe('FORBIDDEN');
-    expect((await trpcError(caller.webhooks.deliveries({ status: 'failed' }))).code).toBe('FORBIDDEN');
-    const booking = await newBooking(a);
-    const list = await caller.bookings.list({});
-    expect(list.data.map((x) => x.id)).toContain(booking.id);
-  });
+  it(
+    'takes the role from the database: ' + 'an agent cannot manage keys or webhooks but sees bookings',
+    async () => {
+      const caller = await callerFor(agentA.userId, a.tenantId);
+      expect((await trpcError(caller.apiKeys.list({}))).code).toBe('FORBIDDEN');
+      expect((await trpcError(caller.apiKeys.create({ name: 'nope' }))).code).toBe('FORBIDDEN');
+      expect((await trpcError(caller.webhooks.list({}))).code).toBe('FORBIDDEN');
+      expect((await trpcError(caller.webhooks.deliveries({ status: 'failed' }))).code).toBe('FORBIDDEN');
+      const booking = await newBooking(a);
+      const list = await caller.bookings.list({});
+      expect(list.data.map((x) => x.id)).toContain(booking.id);
+    },
+  );
 });
 
 describe('apiKeys router', () => {

@@ -4,8 +4,8 @@ import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { recordEvent } from '@/server/events/record';
-import { startApiServer, type TestServer } from './api-server';
-import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
+import { givenEndpoint } from './builders';
+import { apiSuite, type SuiteTenant } from './harness';
 import { eventually, type ReceivedWebhook, type Receiver, startReceiver } from './webhook-receiver';
 
 // Short retry waits and deadline so the whole schedule runs in a test; the default schedule is
@@ -14,25 +14,17 @@ process.env.WEBHOOK_RETRY_WAITS = '50ms,50ms';
 process.env.WEBHOOK_TIMEOUT_MS = '1000';
 resetSettingsCache();
 
-let server: TestServer;
+const { tenant: a, other: b } = apiSuite({ other: true });
 let worker: DeliveryWorker;
-let a: TestTenant;
-let b: TestTenant;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  server = await startApiServer();
   worker = await startDeliveryWorker({ pollIntervalMs: 20 });
-  [a, b] = await Promise.all([createTestTenant('A'), createTestTenant('B')]);
 });
 afterAll(async () => {
   await worker.stop();
   await Promise.all(receivers.map((r) => r.close()));
-  await server.close();
 });
-
-const asA = () => client(server.url, { tenantId: a.tenantId, token: a.apiKey });
-const asB = () => client(server.url, { tenantId: b.tenantId, token: b.apiKey });
 
 async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
   const r = await startReceiver(respond);
@@ -40,15 +32,9 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
   return r;
 }
 
-async function createEndpoint(url: string, events: string[] = ['*'], call = asA()) {
-  const res = await call('POST', '/webhooks', { body: { url, events } });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; webhook_secret: string };
-}
-
 /** A state change and its event in one transaction, as the resource modules do it. */
 async function emit(
-  tenant: TestTenant,
+  tenant: SuiteTenant,
   type: Parameters<typeof recordEvent>[1]['type'],
   object: object = { id: 'bkg_x' },
 ) {
@@ -67,7 +53,7 @@ function verify(secret: string, hook: ReceivedWebhook) {
 }
 
 async function deliveriesOf(endpointId: string, status?: string) {
-  const res = await asA()('GET', `/webhooks/${endpointId}/deliveries${status ? `?status=${status}` : ''}`);
+  const res = await a.admin('GET', `/webhooks/${endpointId}/deliveries${status ? `?status=${status}` : ''}`);
   expect(res.status).toBe(200);
   return res.body.data as Array<{ id: string; status: string; attempt_count: number; event_id: string }>;
 }
@@ -77,7 +63,7 @@ async function finalDelivery(endpointId: string) {
     async () => {
       const [d] = await deliveriesOf(endpointId);
       if (!d || d.status === 'pending') return undefined;
-      return (await asA()('GET', `/deliveries/${d.id}`)).body;
+      return (await a.admin('GET', `/deliveries/${d.id}`)).body;
     },
     15_000,
     'a final delivery',
@@ -86,7 +72,7 @@ async function finalDelivery(endpointId: string) {
 
 describe('endpoints API', () => {
   it('creates with a whsec_ secret shown once, then reads, lists, updates and deletes', async () => {
-    const created = await asA()('POST', '/webhooks', {
+    const created = await a.admin('POST', '/webhooks', {
       body: { url: 'http://127.0.0.1:9/x', events: ['booking.*', 'payment.succeeded'], description: 'CRM' },
     });
     expect(created.status).toBe(201);
@@ -99,46 +85,44 @@ describe('endpoints API', () => {
     expect(Buffer.from(created.body.webhook_secret.replace(/^whsec_/, ''), 'base64')).toHaveLength(32);
     expect(created.body.id).toMatch(/^whe_/);
 
-    const read = await asA()('GET', `/webhooks/${created.body.id}`);
+    const read = await a.admin('GET', `/webhooks/${created.body.id}`);
     expect(read.status).toBe(200);
     expect(read.body.webhook_secret).toBeUndefined();
     expect(read.body).toMatchObject({ recent_attempts: 0, recent_success_rate: null });
-    const listed = await asA()('GET', '/webhooks');
+    const listed = await a.admin('GET', '/webhooks');
     expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(created.body.id);
     expect(listed.body.data.every((e: object) => !('webhook_secret' in e))).toBe(true);
 
-    const patched = await asA()('PATCH', `/webhooks/${created.body.id}`, {
+    const patched = await a.admin('PATCH', `/webhooks/${created.body.id}`, {
       body: { is_active: false, events: ['*'] },
     });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ is_active: false, events: ['*'], description: 'CRM' });
 
-    expect((await asA()('DELETE', `/webhooks/${created.body.id}`)).status).toBe(204);
-    expect((await asA()('GET', `/webhooks/${created.body.id}`)).status).toBe(404);
+    expect((await a.admin('DELETE', `/webhooks/${created.body.id}`)).status).toBe(204);
+    expect((await a.admin('GET', `/webhooks/${created.body.id}`)).status).toBe(404);
   });
 
   it('answers 422 with a path per bad field', async () => {
-    const res = await asA()('POST', '/webhooks', {
+    const res = await a.admin('POST', '/webhooks', {
       body: { url: 'http://127.0.0.1/x', events: ['booking.*', 'nope', 'webhook.test'] },
     });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['events[1]', 'events[2]']);
-    const empty = await asA()('POST', '/webhooks', { body: { url: 'http://127.0.0.1/x', events: [] } });
+    const empty = await a.admin('POST', '/webhooks', { body: { url: 'http://127.0.0.1/x', events: [] } });
     expect(empty.body.errors.map((e: { path: string }) => e.path)).toEqual(['events']);
-    const missing = await asA()('POST', '/webhooks', { body: {} });
+    const missing = await a.admin('POST', '/webhooks', { body: {} });
     expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['events', 'url']);
-    const badUrl = await asA()('POST', '/webhooks', { body: { url: 'ftp://example.com/x', events: ['*'] } });
+    const badUrl = await a.admin('POST', '/webhooks', {
+      body: { url: 'ftp://example.com/x', events: ['*'] },
+    });
     expect(badUrl.status).toBe(422);
     expect(badUrl.body).toMatchObject({ code: 'url_not_allowed', errors: [{ path: 'url' }] });
   });
 
   it('is admin-only', async () => {
-    const agent = await createTestUser(a.tenantId, 'agent');
-    const session = await client(server.url)('POST', '/auth/login', {
-      body: { email: agent.email, password: agent.password },
-    });
-    const asAgent = client(server.url, { tenantId: a.tenantId, token: session.body.access_token });
+    const asAgent = await a.as('agent');
     expect((await asAgent('GET', '/webhooks')).status).toBe(403);
     expect(
       (await asAgent('POST', '/webhooks', { body: { url: 'http://127.0.0.1/x', events: ['*'] } })).status,
@@ -148,8 +132,8 @@ describe('endpoints API', () => {
 
   it("answers 404 on every route for another tenant's ids and never shows them", async () => {
     const hook = await receiver();
-    const endpoint = await createEndpoint(hook.url, ['booking.created']);
-    const test = await asA()('POST', `/webhooks/${endpoint.id}/test`);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.created']);
+    const test = await a.admin('POST', `/webhooks/${endpoint.id}/test`);
     expect(test.status).toBe(202);
     const deliveryId = test.body.delivery.id;
     const eventId = test.body.event.id;
@@ -165,21 +149,21 @@ describe('endpoints API', () => {
       ['GET', `/events/${eventId}`],
     ];
     for (const [method, path, body] of calls) {
-      const res = await asB()(method, path, body ? { body } : {});
+      const res = await b.admin(method, path, body ? { body } : {});
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
-    expect((await asB()('GET', '/webhooks')).body.data).toEqual([]);
-    expect((await asB()('GET', '/deliveries')).body.data).toEqual([]);
-    expect((await asB()('GET', '/events')).body.data).toEqual([]);
+    expect((await b.admin('GET', '/webhooks')).body.data).toEqual([]);
+    expect((await b.admin('GET', '/deliveries')).body.data).toEqual([]);
+    expect((await b.admin('GET', '/events')).body.data).toEqual([]);
     // Still intact for its owner.
-    expect((await asA()('GET', `/webhooks/${endpoint.id}`)).body.description).toBeNull();
+    expect((await a.admin('GET', `/webhooks/${endpoint.id}`)).body.description).toBeNull();
   });
 });
 
 describe('events API', () => {
   it('serves the catalog', async () => {
-    const res = await asA()('GET', '/event-types');
+    const res = await a.admin('GET', '/event-types');
     expect(res.status).toBe(200);
     const types = res.body.data.map((e: { type: string }) => e.type);
     expect(types).toContain('booking.confirmed');
@@ -189,9 +173,9 @@ describe('events API', () => {
 
   it('lists and reads recorded events as envelopes', async () => {
     const event = await emit(a, 'payment.refunded', { id: 'pay_1', amount: 100 });
-    const listed = await asA()('GET', '/events?type=payment.refunded');
+    const listed = await a.admin('GET', '/events?type=payment.refunded');
     expect(listed.body.data[0]).toEqual(event);
-    const read = await asA()('GET', `/events/${event.id}`);
+    const read = await a.admin('GET', `/events/${event.id}`);
     expect(read.body).toEqual(event);
     expect(Object.keys(read.body)).toEqual(['id', 'type', 'created_at', 'tenant_id', 'api_version', 'data']);
   });
@@ -200,7 +184,7 @@ describe('events API', () => {
 describe('delivery', () => {
   it('delivers a committed event with the contract headers, verifiable with standardwebhooks', async () => {
     const hook = await receiver();
-    const endpoint = await createEndpoint(hook.url, ['booking.*']);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.*']);
     const event = await emit(a, 'booking.confirmed', { id: 'bkg_1', status: 'confirmed' });
     const [got] = await hook.waitFor(1);
     expect(verify(endpoint.webhook_secret, got)).toEqual(event);
@@ -227,13 +211,13 @@ describe('delivery', () => {
         error: null,
       }),
     ]);
-    const stats = (await asA()('GET', `/webhooks/${endpoint.id}`)).body;
+    const stats = (await a.admin('GET', `/webhooks/${endpoint.id}`)).body;
     expect(stats).toMatchObject({ recent_attempts: 1, recent_success_rate: 1 });
   });
 
   it('does not deliver a rolled-back change', async () => {
     const hook = await receiver();
-    await createEndpoint(hook.url, ['payment.failed']);
+    await givenEndpoint(a.admin, hook.url, ['payment.failed']);
     const db = forTenant(a.tenantId);
     await expect(
       db.$transaction(async (tx) => {
@@ -258,13 +242,13 @@ describe('delivery', () => {
     const other = await receiver();
     const off = await receiver();
     const ids = [
-      (await createEndpoint(all.url, ['*'])).id,
-      (await createEndpoint(bookings.url, ['booking.*'])).id,
-      (await createEndpoint(exact.url, ['conversation.assigned', 'booking.cancelled'])).id,
-      (await createEndpoint(other.url, ['payment.*'])).id,
+      (await givenEndpoint(a.admin, all.url, ['*'])).id,
+      (await givenEndpoint(a.admin, bookings.url, ['booking.*'])).id,
+      (await givenEndpoint(a.admin, exact.url, ['conversation.assigned', 'booking.cancelled'])).id,
+      (await givenEndpoint(a.admin, other.url, ['payment.*'])).id,
     ];
-    const disabled = await createEndpoint(off.url, ['*']);
-    await asA()('PATCH', `/webhooks/${disabled.id}`, { body: { is_active: false } });
+    const disabled = await givenEndpoint(a.admin, off.url, ['*']);
+    await a.admin('PATCH', `/webhooks/${disabled.id}`, { body: { is_active: false } });
     ids.push(disabled.id);
 
     const cancelled = await emit(a, 'booking.cancelled');
@@ -287,7 +271,7 @@ describe('delivery', () => {
 
   it('retries on the configured schedule, then marks the delivery failed', async () => {
     const hook = await receiver((i) => ({ status: 500, body: `down ${i} ${'x'.repeat(3000)}` }));
-    const endpoint = await createEndpoint(hook.url, ['booking.completed']);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.completed']);
     const event = await emit(a, 'booking.completed');
     const got = await hook.waitFor(3);
     const delivery = await finalDelivery(endpoint.id);
@@ -307,20 +291,20 @@ describe('delivery', () => {
     }
     await new Promise((r) => setTimeout(r, 200));
     expect(hook.received).toHaveLength(3);
-    const failedList = (await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=failed`)).body.data;
+    const failedList = (await a.admin('GET', `/webhooks/${endpoint.id}/deliveries?status=failed`)).body.data;
     expect(failedList).toHaveLength(1);
     expect(failedList[0].last_attempt).toEqual(delivery.attempts[2]);
     expect(
-      (await asA()('GET', `/webhooks/${endpoint.id}/deliveries?status=succeeded`)).body.data,
+      (await a.admin('GET', `/webhooks/${endpoint.id}/deliveries?status=succeeded`)).body.data,
     ).toHaveLength(0);
     expect(
-      (await asA()('GET', '/deliveries?status=failed')).body.data.map((d: { id: string }) => d.id),
+      (await a.admin('GET', '/deliveries?status=failed')).body.data.map((d: { id: string }) => d.id),
     ).toContain(delivery.id);
   });
 
   it('succeeds on a retry after failures', async () => {
     const hook = await receiver((i) => (i === 0 ? { status: 503 } : { status: 204 }));
-    const endpoint = await createEndpoint(hook.url, ['payment.created']);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['payment.created']);
     await emit(a, 'payment.created');
     await hook.waitFor(2);
     const delivery = await finalDelivery(endpoint.id);
@@ -330,7 +314,7 @@ describe('delivery', () => {
 
   it('fails an attempt that exceeds the deadline', async () => {
     const hook = await receiver((i) => (i === 0 ? { status: 200, delayMs: 3000 } : { status: 200 }));
-    const endpoint = await createEndpoint(hook.url, ['booking.rescheduled']);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.rescheduled']);
     await emit(a, 'booking.rescheduled');
     await hook.waitFor(2);
     const delivery = await finalDelivery(endpoint.id);
@@ -342,7 +326,7 @@ describe('delivery', () => {
   it('refuses redirects: a 3xx fails the attempt and the location is not requested', async () => {
     const target = await receiver();
     const hook = await receiver(() => ({ status: 302, headers: { Location: target.url } }));
-    const endpoint = await createEndpoint(hook.url, ['booking.created']);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.created']);
     await emit(a, 'booking.created');
     const delivery = await finalDelivery(endpoint.id);
     expect(delivery).toMatchObject({ status: 'failed', attempt_count: 3 });
@@ -354,7 +338,7 @@ describe('delivery', () => {
   it('fails on a refused connection', async () => {
     const closed = await receiver();
     await closed.close();
-    const endpoint = await createEndpoint(closed.url, ['payment.succeeded']);
+    const endpoint = await givenEndpoint(a.admin, closed.url, ['payment.succeeded']);
     await emit(a, 'payment.succeeded');
     const delivery = await finalDelivery(endpoint.id);
     expect(delivery).toMatchObject({ status: 'failed', attempt_count: 3 });
@@ -366,10 +350,10 @@ describe('delivery', () => {
     resetSettingsCache();
     try {
       const hook = await receiver(() => ({ status: 500 }));
-      const endpoint = await createEndpoint(hook.url, ['conversation.resolved']);
+      const endpoint = await givenEndpoint(a.admin, hook.url, ['conversation.resolved']);
       await emit(a, 'conversation.resolved', { id: 'cnv_9' });
       await hook.waitFor(1);
-      await asA()('PATCH', `/webhooks/${endpoint.id}`, { body: { is_active: false } });
+      await a.admin('PATCH', `/webhooks/${endpoint.id}`, { body: { is_active: false } });
       const delivery = await finalDelivery(endpoint.id);
       expect(delivery).toMatchObject({ status: 'failed', attempt_count: 1 });
       expect(hook.received).toHaveLength(1);
@@ -381,15 +365,15 @@ describe('delivery', () => {
 
   it('signs with both secrets for 24 h after a rotation', async () => {
     const hook = await receiver();
-    const endpoint = await createEndpoint(hook.url, ['booking.created']);
-    const rotated = await asA()('POST', `/webhooks/${endpoint.id}/rotate-secret`);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.created']);
+    const rotated = await a.admin('POST', `/webhooks/${endpoint.id}/rotate-secret`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.webhook_secret).toMatch(/^whsec_/);
     expect(rotated.body.webhook_secret).not.toBe(endpoint.webhook_secret);
     expect(Date.parse(rotated.body.previous_secret_expires_at) - Date.now()).toBeGreaterThan(
       23.9 * 3600 * 1000,
     );
-    await asA()('POST', `/webhooks/${endpoint.id}/test`);
+    await a.admin('POST', `/webhooks/${endpoint.id}/test`);
     const [got] = await hook.waitFor(1);
     const signatures = String(got.headers['webhook-signature']).split(' ');
     expect(signatures).toHaveLength(2);
@@ -404,7 +388,7 @@ describe('delivery', () => {
       where: { id: endpoint.id },
       data: { previousSecretExpiresAt: new Date(Date.now() - 1000) },
     });
-    await asA()('POST', `/webhooks/${endpoint.id}/test`);
+    await a.admin('POST', `/webhooks/${endpoint.id}/test`);
     const [, later] = await hook.waitFor(2);
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(() => verify(endpoint.webhook_secret, later)).toThrow();
@@ -414,9 +398,9 @@ describe('delivery', () => {
   it('sends the test event to that endpoint only', async () => {
     const target = await receiver();
     const bystander = await receiver();
-    const endpoint = await createEndpoint(target.url, ['*']);
-    await createEndpoint(bystander.url, ['*']);
-    const res = await asA()('POST', `/webhooks/${endpoint.id}/test`);
+    const endpoint = await givenEndpoint(a.admin, target.url, ['*']);
+    await givenEndpoint(a.admin, bystander.url, ['*']);
+    const res = await a.admin('POST', `/webhooks/${endpoint.id}/test`);
     expect(res.status).toBe(202);
     expect(res.body.event).toMatchObject({
       type: 'webhook.test',
@@ -435,11 +419,11 @@ describe('delivery', () => {
 
   it('resends a delivery: same event and webhook-id, a new delivery now', async () => {
     const hook = await receiver((i) => (i < 3 ? { status: 500 } : { status: 200 }));
-    const endpoint = await createEndpoint(hook.url, ['booking.confirmed']);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.confirmed']);
     const event = await emit(a, 'booking.confirmed');
     const failed = await finalDelivery(endpoint.id);
     expect(failed.status).toBe('failed');
-    const resent = await asA()('POST', `/deliveries/${failed.id}/resend`);
+    const resent = await a.admin('POST', `/deliveries/${failed.id}/resend`);
     expect(resent.status).toBe(202);
     expect(resent.body).toMatchObject({ resend_of_id: failed.id, event_id: event.id, status: 'pending' });
     const got = await hook.waitFor(4);
@@ -447,30 +431,30 @@ describe('delivery', () => {
     expect(got[3].headers['x-service-delivery-attempt']).toBe('1');
     expect(verify(endpoint.webhook_secret, got[3])).toEqual(event);
     const after = await eventually(async () => {
-      const d = (await asA()('GET', `/deliveries/${resent.body.id}`)).body;
+      const d = (await a.admin('GET', `/deliveries/${resent.body.id}`)).body;
       return d.status === 'succeeded' ? d : undefined;
     });
     expect(after.attempts).toHaveLength(1);
-    expect((await asA()('GET', `/deliveries/${failed.id}`)).body.status).toBe('failed');
+    expect((await a.admin('GET', `/deliveries/${failed.id}`)).body.status).toBe('failed');
   });
 
   it('refuses to resend or test to a disabled endpoint', async () => {
     const hook = await receiver();
-    const endpoint = await createEndpoint(hook.url, ['booking.created']);
-    const test = await asA()('POST', `/webhooks/${endpoint.id}/test`);
+    const endpoint = await givenEndpoint(a.admin, hook.url, ['booking.created']);
+    const test = await a.admin('POST', `/webhooks/${endpoint.id}/test`);
     await hook.waitFor(1);
-    await asA()('PATCH', `/webhooks/${endpoint.id}`, { body: { is_active: false } });
-    expect((await asA()('POST', `/deliveries/${test.body.delivery.id}/resend`)).body.code).toBe(
+    await a.admin('PATCH', `/webhooks/${endpoint.id}`, { body: { is_active: false } });
+    expect((await a.admin('POST', `/deliveries/${test.body.delivery.id}/resend`)).body.code).toBe(
       'endpoint_inactive',
     );
-    expect((await asA()('POST', `/webhooks/${endpoint.id}/test`)).status).toBe(409);
+    expect((await a.admin('POST', `/webhooks/${endpoint.id}/test`)).status).toBe(409);
   });
 
   it("never delivers one tenant's events to another tenant's endpoints", async () => {
     const hookA = await receiver();
     const hookB = await receiver();
-    await createEndpoint(hookA.url, ['payment.refunded']);
-    await createEndpoint(hookB.url, ['payment.refunded'], asB());
+    await givenEndpoint(a.admin, hookA.url, ['payment.refunded']);
+    await givenEndpoint(b.admin, hookB.url, ['payment.refunded']);
     const fromB = await emit(b, 'payment.refunded', { id: 'pay_b' });
     const [got] = await hookB.waitFor(1);
     expect(got.headers['webhook-id']).toBe(fromB.id);
@@ -480,36 +464,39 @@ describe('delivery', () => {
 });
 
 describe('SSRF guard on the API (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
-  it('refuses loopback, private and metadata targets with 422 url_not_allowed, on create and update', async () => {
-    process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'false';
-    resetSettingsCache();
-    try {
-      for (const url of [
-        'http://127.0.0.1/x',
-        'https://127.0.0.1/x',
-        'https://localhost/x',
-        'https://[::1]/x',
-        'https://10.0.0.5/x',
-        'https://169.254.169.254/latest',
-        'https://[fe80::1]/x',
-        'https://[fc00::1]/x',
-      ]) {
-        const res = await asA()('POST', '/webhooks', { body: { url, events: ['*'] } });
-        expect(res.status, url).toBe(422);
-        expect(res.body).toMatchObject({ code: 'url_not_allowed', errors: [{ path: 'url' }] });
-      }
-      const ok = await asA()('POST', '/webhooks', {
-        body: { url: 'https://93.184.216.34/hook', events: ['*'] },
-      });
-      expect(ok.status).toBe(201);
-      const moved = await asA()('PATCH', `/webhooks/${ok.body.id}`, {
-        body: { url: 'https://192.168.0.10/x' },
-      });
-      expect(moved.body.code).toBe('url_not_allowed');
-      await asA()('DELETE', `/webhooks/${ok.body.id}`);
-    } finally {
-      process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
+  it(
+    'refuses loopback, private and metadata targets with 422 url_not_allowed, ' + 'on create and update',
+    async () => {
+      process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'false';
       resetSettingsCache();
-    }
-  });
+      try {
+        for (const url of [
+          'http://127.0.0.1/x',
+          'https://127.0.0.1/x',
+          'https://localhost/x',
+          'https://[::1]/x',
+          'https://10.0.0.5/x',
+          'https://169.254.169.254/latest',
+          'https://[fe80::1]/x',
+          'https://[fc00::1]/x',
+        ]) {
+          const res = await a.admin('POST', '/webhooks', { body: { url, events: ['*'] } });
+          expect(res.status, url).toBe(422);
+          expect(res.body).toMatchObject({ code: 'url_not_allowed', errors: [{ path: 'url' }] });
+        }
+        const ok = await a.admin('POST', '/webhooks', {
+          body: { url: 'https://93.184.216.34/hook', events: ['*'] },
+        });
+        expect(ok.status).toBe(201);
+        const moved = await a.admin('PATCH', `/webhooks/${ok.body.id}`, {
+          body: { url: 'https://192.168.0.10/x' },
+        });
+        expect(moved.body.code).toBe('url_not_allowed');
+        await a.admin('DELETE', `/webhooks/${ok.body.id}`);
+      } finally {
+        process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
+        resetSettingsCache();
+      }
+    },
+  );
 });

@@ -3,18 +3,15 @@ import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { decryptSecret } from '@/server/security/secret-box';
 import { hubSignature } from '@/server/whatsapp/signature';
-import { startApiServer, type TestServer } from './api-server';
-import { domainTenant, eventsOf, expectProblemCode } from './domain-fixtures';
+import { givenChannel } from './builders';
+import { eventsOf, expectProblemCode } from './domain-fixtures';
 import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
-import { client } from './helpers';
+import { apiSuite } from './harness';
 
 const APP_SECRET = 'test-whatsapp-app-secret';
 const VERIFY_TOKEN = 'test-verify-token';
 
-let server: TestServer;
 let graph: FakeGraph;
-let a: Awaited<ReturnType<typeof domainTenant>>;
-let b: Awaited<ReturnType<typeof domainTenant>>;
 let numberA: string;
 let numberB: string;
 
@@ -29,29 +26,17 @@ beforeAll(async () => {
     WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
   });
   resetSettingsCache();
-  server = await startApiServer();
-  [a, b] = await Promise.all([domainTenant(server.url, 'A'), domainTenant(server.url, 'B')]);
-  numberA = String(100_000_000 + Math.floor(Math.random() * 1e8));
-  numberB = String(Number(numberA) + 1);
-  expect(
-    (
-      await a.admin('POST', '/channels', {
-        body: { type: 'whatsapp', phone_number_id: numberA, access_token: 'token-A' },
-      })
-    ).status,
-  ).toBe(201);
-  expect(
-    (
-      await b.admin('POST', '/channels', {
-        body: { type: 'whatsapp', phone_number_id: numberB, access_token: 'token-B' },
-      })
-    ).status,
-  ).toBe(201);
 });
 afterAll(async () => {
-  await server.close();
   await graph.close();
   resetSettingsCache();
+});
+const { api, tenant: a, other: b, newTenant } = apiSuite({ other: true, agent: true });
+beforeAll(async () => {
+  numberA = String(100_000_000 + Math.floor(Math.random() * 1e8));
+  numberB = String(Number(numberA) + 1);
+  await givenChannel(a.admin, numberA, 'token-A');
+  await givenChannel(b.admin, numberB, 'token-B');
 });
 
 /** POSTs a payload to the inbound webhook as Meta would, signed unless told otherwise. */
@@ -59,7 +44,7 @@ function inbound(payload: object, options: { signature?: string | null; rawBody?
   const raw = options.rawBody ?? JSON.stringify(payload);
   const signature =
     options.signature === undefined ? hubSignature(JSON.stringify(payload), APP_SECRET) : options.signature;
-  return client(server.url)('POST', '/channels/whatsapp/webhook', {
+  return api('POST', '/channels/whatsapp/webhook', {
     rawBody: raw,
     headers: {
       'Content-Type': 'application/json',
@@ -77,7 +62,7 @@ async function conversationOf(tenantId: string, phone: string) {
 
 describe('channels', () => {
   it('registers a number with the token encrypted at rest and never returned', async () => {
-    const t = await domainTenant(server.url, 'C');
+    const t = await newTenant('C');
     const phone = String(Number(numberA) + 100);
     const res = await t.admin('POST', '/channels', {
       body: {
@@ -142,7 +127,7 @@ describe('channels', () => {
 });
 
 describe('verification challenge', () => {
-  const verify = (query: string) => client(server.url)('GET', `/channels/whatsapp/webhook?${query}`);
+  const verify = (query: string) => api('GET', `/channels/whatsapp/webhook?${query}`);
 
   it('echoes hub.challenge as text when the verify token matches', async () => {
     const res = await verify(`hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1158201444`);
@@ -261,25 +246,28 @@ describe('inbound messages', () => {
     expect(await conversationOf(b.tenantId, from)).toBeNull();
   });
 
-  it('stores a retried message once (deduplicated by WhatsApp message id), also when retries race', async () => {
-    const from = unique('1653');
-    const wamid = unique('wamid.DUP');
-    const payload = whatsappPayload(numberA, { messages: [textMessage(wamid, from, 'once')] });
-    const results = await Promise.all([inbound(payload), inbound(payload), inbound(payload)]);
-    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(results.reduce((n, r) => n + r.body.received, 0)).toBe(1);
-    expect((await inbound(payload)).body).toMatchObject({ received: 0, duplicates: 1 });
-    const rows = await forTenant(a.tenantId).message.findMany({ where: { externalId: wamid } });
-    expect(rows).toHaveLength(1);
-    expect(await forTenant(a.tenantId).conversation.count({ where: { contactPhone: from } })).toBe(1);
-    const conversation = await conversationOf(a.tenantId, from);
-    expect(
-      await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id }),
-    ).toHaveLength(1);
-    expect(
-      await eventsOf(a.tenantId, { type: 'conversation.message.received', objectId: rows[0].id }),
-    ).toHaveLength(1);
-  });
+  it(
+    'stores a retried message once (deduplicated by WhatsApp message id), ' + 'also when retries race',
+    async () => {
+      const from = unique('1653');
+      const wamid = unique('wamid.DUP');
+      const payload = whatsappPayload(numberA, { messages: [textMessage(wamid, from, 'once')] });
+      const results = await Promise.all([inbound(payload), inbound(payload), inbound(payload)]);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(results.reduce((n, r) => n + r.body.received, 0)).toBe(1);
+      expect((await inbound(payload)).body).toMatchObject({ received: 0, duplicates: 1 });
+      const rows = await forTenant(a.tenantId).message.findMany({ where: { externalId: wamid } });
+      expect(rows).toHaveLength(1);
+      expect(await forTenant(a.tenantId).conversation.count({ where: { contactPhone: from } })).toBe(1);
+      const conversation = await conversationOf(a.tenantId, from);
+      expect(
+        await eventsOf(a.tenantId, { type: 'conversation.created', objectId: conversation?.id }),
+      ).toHaveLength(1);
+      expect(
+        await eventsOf(a.tenantId, { type: 'conversation.message.received', objectId: rows[0].id }),
+      ).toHaveLength(1);
+    },
+  );
 
   it('keeps one conversation per contact when two new messages arrive at once', async () => {
     const from = unique('1654');
@@ -395,11 +383,9 @@ describe('outbound messages', () => {
   });
 
   it("records the provider's error as failed", async () => {
-    const t = await domainTenant(server.url, 'Failing');
+    const t = await newTenant('Failing');
     const number = String(Number(numberA) + 200);
-    await t.admin('POST', '/channels', {
-      body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' },
-    });
+    await givenChannel(t.admin, number);
     graph.failFor(number, 400, {
       error: {
         message: '(#131030) Recipient phone number not in allowed list',
@@ -439,15 +425,13 @@ describe('outbound messages', () => {
       await eventsOf(a.tenantId, { type: 'conversation.message.failed', objectId: res.body.id }),
     ).toHaveLength(1);
 
-    const t = await domainTenant(server.url, 'Deleted channel');
+    const t = await newTenant('Deleted channel');
     const number = String(Number(numberA) + 300);
-    const channel = await t.admin('POST', '/channels', {
-      body: { type: 'whatsapp', phone_number_id: number, access_token: 'tok' },
-    });
+    const channel = await givenChannel(t.admin, number);
     const from = unique('1662');
     await inbound(whatsappPayload(number, { messages: [textMessage(unique('wamid.'), from, 'hi')] }));
     const conversation = await conversationOf(t.tenantId, from);
-    await t.admin('DELETE', `/channels/${channel.body.id}`);
+    await t.admin('DELETE', `/channels/${channel.id}`);
     const before = graph.requests.length;
     const failed = await t.agent('POST', `/conversations/${conversation?.id}/messages`, {
       body: { text: 'still there?' },
@@ -507,18 +491,21 @@ describe('status receipts', () => {
     ]);
   });
 
-  it('ignores a late delivered after read, a repeated read and a failed after read: no change, no event', async () => {
-    const message = await sentMessage();
-    await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'read')] }));
-    for (const status of ['delivered', 'read', 'sent', 'failed']) {
-      const res = await inbound(
-        whatsappPayload(numberA, { statuses: [receipt(message.external_id, status)] }),
-      );
-      expect(res.body).toMatchObject({ receipts: 0, ignored: 1 });
-    }
-    expect(await statusOf(message.id)).toBe('read');
-    expect(await receiptEvents(message.id)).toEqual(['conversation.message.read']);
-  });
+  it(
+    'ignores a late delivered after read, a repeated read and a failed after read: ' + 'no change, no event',
+    async () => {
+      const message = await sentMessage();
+      await inbound(whatsappPayload(numberA, { statuses: [receipt(message.external_id, 'read')] }));
+      for (const status of ['delivered', 'read', 'sent', 'failed']) {
+        const res = await inbound(
+          whatsappPayload(numberA, { statuses: [receipt(message.external_id, status)] }),
+        );
+        expect(res.body).toMatchObject({ receipts: 0, ignored: 1 });
+      }
+      expect(await statusOf(message.id)).toBe('read');
+      expect(await receiptEvents(message.id)).toEqual(['conversation.message.read']);
+    },
+  );
 
   it('treats failed as final and keeps the provider reason', async () => {
     const message = await sentMessage();

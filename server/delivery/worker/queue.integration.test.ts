@@ -90,20 +90,23 @@ describe('claims', () => {
     expect(all.sort()).toEqual([...ids].sort());
   });
 
-  it('lapse: a claim whose time has passed is taken again (a dead process holds nothing for long)', async () => {
-    await forTenant(tenant.tenantId).delivery.updateMany({
-      where: { status: 'pending' },
-      data: { status: 'failed' },
-    });
-    const [id] = await emit(1);
-    expect((await claim(1, 1)).map((c) => c.id)).toEqual([id]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await claim(1)).map((c) => c.id)).toEqual([id]);
-    await forTenant(tenant.tenantId).delivery.updateMany({
-      where: { status: 'pending' },
-      data: { status: 'failed' },
-    });
-  });
+  it(
+    'lapse: a claim whose time has passed is taken again ' + '(a dead process holds nothing for long)',
+    async () => {
+      await forTenant(tenant.tenantId).delivery.updateMany({
+        where: { status: 'pending' },
+        data: { status: 'failed' },
+      });
+      const [id] = await emit(1);
+      expect((await claim(1, 1)).map((c) => c.id)).toEqual([id]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await claim(1)).map((c) => c.id)).toEqual([id]);
+      await forTenant(tenant.tenantId).delivery.updateMany({
+        where: { status: 'pending' },
+        data: { status: 'failed' },
+      });
+    },
+  );
 
   it('last twice the deadline plus a margin: half to wait for a free slot, half for the attempt', () => {
     expect(claimLeaseMs(10_000)).toBe(40_000);
