@@ -13,27 +13,21 @@ import { authOptions } from '@/server/trpc/auth-options';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { appRouter } from '@/server/trpc/root';
 import { hubSignature } from '@/server/whatsapp/signature';
-import { startApiServer, type TestServer } from './api-server';
-import { domainTenant, expectProblemCode } from './domain-fixtures';
+import { expectProblemCode } from './domain-fixtures';
 import { type FakeGraph, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
+import { apiSuite } from './harness';
 import { client } from './helpers';
 
-let server: TestServer;
-let a: Awaited<ReturnType<typeof domainTenant>>;
-
-beforeAll(async () => {
-  server = await startApiServer();
-  a = await domainTenant(server.url, 'Hardening');
-});
-afterAll(() => server.close());
+const suite = apiSuite();
+const a = suite.tenant;
 
 async function adminSession(tenantId: string) {
   const email = `admin-${randomUUID()}@example.test`;
   const password = 'a long enough password';
   await createUser({ tenantId, email, password, role: 'admin' });
-  const login = await client(server.url)('POST', '/auth/login', { body: { email, password } });
+  const login = await client(suite.url)('POST', '/auth/login', { body: { email, password } });
   expect(login.status).toBe(200);
-  return client(server.url, { tenantId, token: login.body.access_token });
+  return client(suite.url, { tenantId, token: login.body.access_token });
 }
 
 describe('Idempotency-Key and one-time secrets (finding 1)', () => {
@@ -120,7 +114,7 @@ describe('NUL characters and reserved keys (findings 4 and 5)', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ path: 'customer.name' })]);
     const inKey = await a.admin('POST', '/bookings', { body: booking({ metadata: { 'a\u0000': 1 } }) });
     expectProblemCode(inKey, 422, 'validation_failed');
-    const login = await client(server.url)('POST', '/auth/login', {
+    const login = await client(suite.url)('POST', '/auth/login', {
       body: { email: 'x@example.test', password: 'pw\u0000' },
     });
     expectProblemCode(login, 422, 'validation_failed');
@@ -194,7 +188,7 @@ describe('WhatsApp: NUL in inbound text, and claiming a number (findings 4 and 9
       messages: [textMessage(`wamid.NUL${number}`, '4915100000001', 'hi\u0000there')],
     });
     const raw = JSON.stringify(payload);
-    const res = await client(server.url)('POST', '/channels/whatsapp/webhook', {
+    const res = await client(suite.url)('POST', '/channels/whatsapp/webhook', {
       rawBody: raw,
       headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': hubSignature(raw, APP_SECRET) },
     });
@@ -212,7 +206,7 @@ describe('refresh tokens under a race (finding 2)', () => {
     const email = `racer-${randomUUID()}@example.test`;
     const password = 'a long enough password';
     await createUser({ tenantId: a.tenantId, email, password, role: 'agent' });
-    const anon = client(server.url);
+    const anon = client(suite.url);
     for (let round = 0; round < 30; round++) {
       const login = await anon('POST', '/auth/login', { body: { email, password } });
       const token = login.body.refresh_token;
@@ -235,8 +229,8 @@ describe('access tokens follow the membership (finding 8)', () => {
     const email = `member-${randomUUID()}@example.test`;
     const password = 'a long enough password';
     const { userId } = await createUser({ tenantId: a.tenantId, email, password, role: 'admin' });
-    const login = await client(server.url)('POST', '/auth/login', { body: { email, password } });
-    const api = client(server.url, { tenantId: a.tenantId, token: login.body.access_token });
+    const login = await client(suite.url)('POST', '/auth/login', { body: { email, password } });
+    const api = client(suite.url, { tenantId: a.tenantId, token: login.body.access_token });
     expect((await api('GET', '/api-keys')).status).toBe(200);
 
     const membership = { tenantId_userId: { tenantId: a.tenantId, userId } };
@@ -254,7 +248,7 @@ describe('security headers (finding 10)', () => {
     for (const res of [
       await a.admin('GET', '/bookings'),
       await a.admin('GET', '/nope'),
-      await client(server.url)('GET', '/openapi.json'),
+      await client(suite.url)('GET', '/openapi.json'),
     ]) {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
