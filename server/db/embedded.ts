@@ -74,7 +74,8 @@ export async function ensureEmbeddedDatabase(
     if (blocked) {
       throw new DataDirError(
         `DATA_DIR ${root}: the embedded PostgreSQL runs as the "postgres" user, which cannot enter ` +
-          `${blocked}. Choose a DATA_DIR it can reach (e.g. /var/lib/switchboard), or allow it: chmod o+x ${blocked}`,
+          `${blocked}. Choose a DATA_DIR it can reach (e.g. /var/lib/switchboard), ` +
+          `or allow it: chmod o+x ${blocked}`,
       );
     }
   }

@@ -21,8 +21,17 @@ const SOCKET_CODES = new Set([
   'ENOTFOUND',
   'EHOSTUNREACH',
 ]);
-const MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed|the database system is (starting up|shutting down)|terminating connection due to administrator command/i;
+const MESSAGES = new RegExp(
+  [
+    'Connection terminated',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'Connection is closed',
+    'the database system is (starting up|shutting down)',
+    'terminating connection due to administrator command',
+  ].join('|'),
+  'i',
+);
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || error === null || typeof error !== 'object') return false;
