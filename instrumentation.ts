@@ -1,7 +1,18 @@
-// Next.js calls register() once when the server starts (not during `next build`). The delivery
-// engine and housekeeping run in the Node.js server process only.
+// Next.js calls register() once when the server starts (not during `next build`), on a long-running
+// server and on a serverless platform alike: the settings are validated here too, not only by the
+// launcher. A long-running server then starts the delivery engine and the periodic jobs; in
+// serverless mode nothing is started (no timers, no LISTEN): Inngest runs deliveries and jobs.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { settings, settingsProblems } = await import('./server/config/settings');
+  const { logger } = await import('./server/log');
+  const problems = settingsProblems();
+  if (problems.length > 0) {
+    // The platform keeps the function; it answers 503 naming these (see /api/health).
+    for (const problem of problems) logger().fatal(`setting error: ${problem}`);
+    return;
+  }
+  if (settings().SERVERLESS) return;
   const { startDeliveryEngine } = await import('./server/delivery/start');
   await startDeliveryEngine();
   const { startMaintenance } = await import('./server/maintenance');

@@ -42,6 +42,28 @@ describe('settings', () => {
     ]);
   });
 
+  it('in serverless mode (VERCEL or SERVERLESS), names every missing setting and refuses the worker engine', () => {
+    expect(problems({ ...secrets, VERCEL: '1' })).toEqual([
+      expect.stringMatching(/^DATABASE_URL is required in serverless mode/),
+      expect.stringMatching(/^AUTH_URL is required in serverless mode/),
+      expect.stringMatching(/^INNGEST_EVENT_KEY is required in serverless mode/),
+      expect.stringMatching(/^INNGEST_SIGNING_KEY is required in serverless mode/),
+    ]);
+    const complete = {
+      ...secrets,
+      SERVERLESS: 'true',
+      DATABASE_URL: 'postgres://u:p@db.example.com:6543/app',
+      AUTH_URL: 'https://switchboard.example.com',
+      INNGEST_EVENT_KEY: 'e',
+      INNGEST_SIGNING_KEY: 'signkey-prod-0123',
+    };
+    expect(parseSettings(complete)).toMatchObject({ SERVERLESS: true, DELIVERY_ENGINE: 'inngest' });
+    expect(problems({ ...complete, DELIVERY_ENGINE: 'worker' })).toEqual([
+      expect.stringMatching(/^DELIVERY_ENGINE must be inngest in serverless mode/),
+    ]);
+    expect(parseSettings(secrets).SERVERLESS).toBe(false);
+  });
+
   it('parses and rejects retry schedules', () => {
     expect(parseSettings({ ...secrets, WEBHOOK_RETRY_WAITS: '50ms, 2s,1m' }).WEBHOOK_RETRY_WAITS).toEqual([
       50, 2000, 60_000,

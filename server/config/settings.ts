@@ -51,7 +51,34 @@ const settingsSchema = z.object({
   /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: the peer is the client). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Serverless mode: set by the platform on Vercel (`VERCEL`), or by hand (`SERVERLESS=true`). */
+  VERCEL: z.string().optional(),
+  SERVERLESS: booleanFlag,
 });
+
+/**
+ * What serverless mode needs (CONTRACT §8, README "Deploying on Vercel"): no embedded database,
+ * no timers and no LISTEN, so everything the long-running server would default or do itself must
+ * be configured, and deliveries must run on Inngest.
+ */
+const SERVERLESS_REQUIRED = [
+  ['DATABASE_URL', 'a managed PostgreSQL (the pooled URL; DIRECT_URL for migrations)'],
+  ['AUTH_URL', "the dashboard's public https URL"],
+  ['INNGEST_EVENT_KEY', 'deliveries run on Inngest in serverless mode'],
+  ['INNGEST_SIGNING_KEY', 'Inngest signs its calls to /api/inngest with it'],
+] as const;
+
+function serverlessProblems(s: z.output<typeof settingsSchema>, engine: 'worker' | 'inngest'): string[] {
+  const problems: string[] = SERVERLESS_REQUIRED.filter(([name]) => !s[name]).map(
+    ([name, why]) => `${name} is required in serverless mode (${why})`,
+  );
+  if (engine === 'worker') {
+    problems.push(
+      'DELIVERY_ENGINE must be inngest in serverless mode: the worker engine needs a long-running process',
+    );
+  }
+  return problems;
+}
 
 export type Settings = Omit<z.output<typeof settingsSchema>, 'DELIVERY_ENGINE'> & {
   DELIVERY_ENGINE: 'worker' | 'inngest';
@@ -76,8 +103,25 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     );
   }
   const s = result.data;
-  const engine = s.DELIVERY_ENGINE ?? (s.INNGEST_EVENT_KEY || s.INNGEST_DEV ? 'inngest' : 'worker');
-  return { ...s, DELIVERY_ENGINE: engine };
+  const serverless = s.SERVERLESS || Boolean(s.VERCEL);
+  const engine =
+    s.DELIVERY_ENGINE ?? (s.INNGEST_EVENT_KEY || s.INNGEST_DEV || serverless ? 'inngest' : 'worker');
+  if (serverless) {
+    const problems = serverlessProblems(s, engine);
+    if (problems.length > 0) throw new SettingsError(problems);
+  }
+  return { ...s, SERVERLESS: serverless, DELIVERY_ENGINE: engine };
+}
+
+/** Every problem with the process's settings, one line each; empty when it may serve. */
+export function settingsProblems(): string[] {
+  try {
+    settings();
+    return [];
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    throw error;
+  }
 }
 
 const cache = globalThis as unknown as { __switchboardSettings?: Settings };

@@ -1,4 +1,5 @@
 import { authenticate, type Principal, requireRole } from '@/server/auth/principal';
+import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { type Actor, operationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
@@ -47,6 +48,9 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
   let response: Response;
   let tenantId: string | undefined;
   try {
+    // A deployment missing a required setting refuses every request (CONTRACT §8: one clear line
+    // per problem at start; /api/health names them).
+    if (settingsProblems().length > 0) throw Errors.misconfigured();
     const result = await dispatch(request, url, requestId, table, (id) => {
       tenantId = id;
     });

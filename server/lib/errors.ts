@@ -92,6 +92,14 @@ export const Errors = {
   forbidden: (detail = 'Your role does not allow this action') => new AppError('forbidden', detail),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('rate_limited', 'Too many requests; retry later', { retryAfterSeconds }),
+  misconfigured: () =>
+    new AppError(
+      'service_unavailable',
+      'The service is not configured to serve; its operator can see why at /api/health',
+      {
+        retryAfterSeconds: 60,
+      },
+    ),
   unavailable: () =>
     new AppError('service_unavailable', 'The database is unavailable right now; retry shortly', {
       retryAfterSeconds: 5,

@@ -5,6 +5,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError, z } from 'zod';
+import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { operationContext } from '@/server/domain/context';
 import { HTTP_STATUS } from '@/server/http/status';
@@ -109,6 +110,7 @@ const mapDomainErrors = t.middleware(async ({ next, path, ctx }) => {
 
 /** Input with a NUL character or a reserved key is refused like a REST body (CONTRACT §10). */
 const refuseUnsafeInput = t.middleware(async ({ ctx, getRawInput, next }) => {
+  if (settingsProblems().length > 0) throw Errors.misconfigured();
   if (ctx.databaseUnavailable) throw Errors.unavailable();
   assertSafeInput(await getRawInput());
   return next();
