@@ -48,6 +48,8 @@ const settingsSchema = z.object({
   WHATSAPP_VERIFY_TOKEN: z.string().optional(),
   WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(100),
+  /** Where the API limit is counted: `postgres` (shared by every instance) or `memory` (per process). */
+  API_RATE_LIMIT_STORE: z.enum(['postgres', 'memory']).default('postgres'),
   /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: the peer is the client). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

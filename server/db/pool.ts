@@ -7,7 +7,7 @@ const holder = globalThis as unknown as { __switchboardPool?: { url: string; poo
 export function pgPool(): pg.Pool {
   const url = databaseUrl();
   if (!holder.__switchboardPool || holder.__switchboardPool.url !== url) {
-    const pool = new pg.Pool({ connectionString: url, max: 5 });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
     pool.on('error', () => {}); // idle-client errors surface on the next query instead
     holder.__switchboardPool = { url, pool };
   }

@@ -1,28 +1,48 @@
 // Requests per second per credential (API key, or user within a tenant), like Stripe's default of
-// 100/s. Counted in each process's memory: cheap on the hot path, and N instances allow up to N
-// times the rate, which is acceptable for abuse protection. API_RATE_LIMIT_PER_SECOND=0 disables
-// it.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// 100/s; API_RATE_LIMIT_PER_SECOND=0 disables it. Counted in PostgreSQL by default, so every
+// instance (serverless functions included) shares one count; API_RATE_LIMIT_STORE=memory counts per
+// process instead (one server, no database write per request). Once a credential is over its limit
+// a process refuses it from memory until the window ends, without asking the database again.
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from '@/server/auth/principal';
 import { settings } from '@/server/config/settings';
+import { pgPool } from '@/server/db/pool';
 import { Errors } from '@/server/lib/errors';
 
+type Limiter = RateLimiterMemory | RateLimiterPostgres;
+
 const holder = globalThis as unknown as {
-  __switchboardApiLimiter?: { points: number; limiter: RateLimiterMemory };
+  __switchboardApiLimiter?: { config: string; limiter: Limiter };
 };
 
-export async function assertWithinApiRateLimit(principal: Principal): Promise<void> {
-  const points = settings().API_RATE_LIMIT_PER_SECOND;
-  if (points === 0) return;
-  if (holder.__switchboardApiLimiter?.points !== points) {
+function limiter(points: number, store: 'postgres' | 'memory'): Limiter {
+  const config = `${store}:${points}`;
+  if (holder.__switchboardApiLimiter?.config !== config) {
+    const common = { points, duration: 1, keyPrefix: 'api' };
     holder.__switchboardApiLimiter = {
-      points,
-      limiter: new RateLimiterMemory({ points, duration: 1, keyPrefix: 'api' }),
+      config,
+      limiter:
+        store === 'memory'
+          ? new RateLimiterMemory(common)
+          : new RateLimiterPostgres({
+              ...common,
+              storeClient: pgPool(),
+              storeType: 'pool',
+              tableName: 'rate_limits',
+              tableCreated: true,
+              inMemoryBlockOnConsumed: points,
+            }),
     };
   }
+  return holder.__switchboardApiLimiter.limiter;
+}
+
+export async function assertWithinApiRateLimit(principal: Principal): Promise<void> {
+  const { API_RATE_LIMIT_PER_SECOND: points, API_RATE_LIMIT_STORE: store } = settings();
+  if (points === 0) return;
   const key = principal.kind === 'api_key' ? principal.keyId : `${principal.tenantId}:${principal.userId}`;
   try {
-    await holder.__switchboardApiLimiter.limiter.consume(key);
+    await limiter(points, store).consume(key);
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) throw Errors.rateLimited(rejection.msBeforeNext / 1000);
     throw rejection;
