@@ -15,6 +15,12 @@ export async function register() {
   if (settings().SERVERLESS) return;
   const { startDeliveryEngine } = await import('./server/delivery/start');
   await startDeliveryEngine();
-  const { startMaintenance } = await import('./server/maintenance');
-  startMaintenance();
+  // With Inngest, the jobs are Inngest cron functions; the worker engine runs them here.
+  if (settings().DELIVERY_ENGINE === 'worker') {
+    const [{ jobsFor }, { runJobsLocally }] = await Promise.all([
+      import('./server/jobs/registry'),
+      import('./server/jobs/run-locally'),
+    ]);
+    runJobsLocally(jobsFor('worker'));
+  }
 }

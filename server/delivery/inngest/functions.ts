@@ -3,8 +3,8 @@
 // ids are stable (`attempt-N`, `wait-N`) so a replay resumes where it stopped. Concurrency is keyed
 // per endpoint so one slow receiver cannot hold every slot.
 import { maxAttempts, runAttempt, waitAfter } from '@/server/delivery/attempt';
+import { jobsFor } from '@/server/jobs/registry';
 import { DELIVERY_REQUESTED, type DeliveryRequested, inngest } from './client';
-import { findUndispatched, markDispatched } from './relay';
 
 export const deliverWebhook = inngest.createFunction(
   {
@@ -35,15 +35,15 @@ export const deliverWebhook = inngest.createFunction(
   },
 );
 
-/** The periodic sweep: relays any event whose fan-out was never sent (a crash between commit and send). */
-export const sweepOutbox = inngest.createFunction(
-  { id: 'sweep-outbox', triggers: [{ cron: '* * * * *' }], concurrency: { limit: 1 } },
-  async ({ step }) => {
-    const batch = await step.run('find-undispatched', () => findUndispatched());
-    if (batch.requests.length > 0) await step.sendEvent('send-delivery-requests', batch.requests);
-    await step.run('mark-dispatched', () => markDispatched(batch.eventIds));
-    return { events: batch.eventIds.length, deliveries: batch.requests.length };
-  },
+/**
+ * The periodic jobs (server/jobs/registry.ts) as Inngest cron functions: on serverless hosts this is
+ * where they run. One step each, one run at a time per job.
+ */
+export const periodicJobFunctions = jobsFor('inngest').map((job) =>
+  inngest.createFunction(
+    { id: job.name, triggers: [{ cron: job.cron }], concurrency: { limit: 1 } },
+    async ({ step }) => step.run(job.name, () => job.run()),
+  ),
 );
 
-export const inngestFunctions = [deliverWebhook, sweepOutbox];
+export const inngestFunctions = [deliverWebhook, ...periodicJobFunctions];

@@ -1,0 +1,46 @@
+// Every periodic job of the service, in one list. Who runs them depends on the delivery engine,
+// like deliveries themselves: in worker mode the long-running server's timer loop
+// (server/jobs/run-locally.ts), in Inngest mode one Inngest cron function each
+// (server/delivery/inngest/functions.ts), which is how they run on serverless hosts. Every job is
+// idempotent and safe to run on several instances at once.
+import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
+
+export interface PeriodicJob {
+  /** Stable id: the Inngest function id and the log name. */
+  name: string;
+  /** Inngest cron schedule, and the same period (`everyMs`) for the local timer. */
+  cron: string;
+  everyMs: number;
+  /** Only for one engine (a job that only that engine needs). */
+  engine?: 'worker' | 'inngest';
+  /** Returns a small summary for the log. */
+  run(): Promise<Record<string, number>>;
+}
+
+export const PERIODIC_JOBS: PeriodicJob[] = [
+  {
+    // Outbound messages a crash left `queued` become `failed` with their event.
+    name: 'fail-interrupted-messages',
+    cron: '* * * * *',
+    everyMs: 60_000,
+    run: async () => ({ failed: await failInterruptedMessages() }),
+  },
+  {
+    // Events whose fan-out never reached Inngest (a crash between commit and send) are relayed.
+    name: 'sweep-outbox',
+    cron: '* * * * *',
+    everyMs: 60_000,
+    engine: 'inngest',
+    run: async () => {
+      const [{ relayOutbox }, { inngest }] = await Promise.all([
+        import('@/server/delivery/inngest/relay'),
+        import('@/server/delivery/inngest/client'),
+      ]);
+      return { relayed: await relayOutbox((requests) => inngest.send(requests)) };
+    },
+  },
+];
+
+export function jobsFor(engine: 'worker' | 'inngest'): PeriodicJob[] {
+  return PERIODIC_JOBS.filter((job) => !job.engine || job.engine === engine);
+}
