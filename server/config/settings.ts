@@ -17,6 +17,9 @@ const strongSecret = (name: string) =>
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.string().url('DATABASE_URL must be a postgres:// URL').optional(),
+  /** A session-mode URL for migrations and LISTEN when DATABASE_URL is a transaction-mode pooler. */
+  DIRECT_URL: z.string().url('DIRECT_URL must be a postgres:// URL').optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   AUTH_SECRET: strongSecret('AUTH_SECRET'),

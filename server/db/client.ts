@@ -5,7 +5,10 @@ import { PrismaClient } from './generated/client';
 import { guardUndefinedWhere } from './guards';
 
 function createClient(url: string) {
-  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  // Connections per instance: a serverless function wants few (the pooler multiplexes them).
+  const fallback = process.env.VERCEL || process.env.SERVERLESS === 'true' ? 3 : 10;
+  const max = Number(process.env.DATABASE_POOL_MAX || fallback);
+  const adapter = new PrismaPg({ connectionString: url, max });
   return new PrismaClient({ adapter }).$extends(guardUndefinedWhere);
 }
 
@@ -18,6 +21,14 @@ export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: start the service with `npm run dev` or `npm start`');
   return url;
+}
+
+/**
+ * The direct (session-mode) URL for what a transaction-mode pooler cannot carry: migrations (one
+ * transaction and an advisory lock per migration) and LISTEN. DIRECT_URL when set, else DATABASE_URL.
+ */
+export function directDatabaseUrl(): string {
+  return process.env.DIRECT_URL || databaseUrl();
 }
 
 export function db(): Db {

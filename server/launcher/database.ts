@@ -15,7 +15,8 @@ export async function prepareDatabase(options: { log: (line: string) => void; mi
     stop = embedded.stop;
   }
   try {
-    const { applied } = options.migrate === false ? { applied: [] } : await applyMigrations(env.DATABASE_URL);
+    const { applied } =
+      options.migrate === false ? { applied: [] } : await applyMigrations(env.DIRECT_URL || env.DATABASE_URL);
     for (const name of applied) options.log(`Applied migration ${name}`);
   } catch (error) {
     await stop();

@@ -2,7 +2,7 @@
 // transaction NOTIFYs (delivered only on commit) and this listener runs a relay pass. On serverless
 // hosts the Inngest cron sweep does the same job once a minute.
 import pg from 'pg';
-import { databaseUrl } from '@/server/db/client';
+import { directDatabaseUrl } from '@/server/db/client';
 import { logger } from '@/server/log';
 import { inngest } from './client';
 import { OUTBOX_CHANNEL } from './engine';
@@ -11,7 +11,7 @@ import { relayOutbox } from './relay';
 const RETRY_EVERY_MS = 30_000;
 
 export async function startRelayListener(): Promise<{ stop(): Promise<void> }> {
-  const client = new pg.Client({ connectionString: databaseUrl() });
+  const client = new pg.Client({ connectionString: directDatabaseUrl() });
   await client.connect();
   let running: Promise<void> | null = null;
   let again = false;

@@ -5,7 +5,7 @@
 // database: SKIP LOCKED keeps their claims apart.
 import pg from 'pg';
 import { settings } from '@/server/config/settings';
-import { databaseUrl } from '@/server/db/client';
+import { databaseUrl, directDatabaseUrl } from '@/server/db/client';
 import { type AttemptJob, type LoadedDelivery, runAttempt } from '@/server/delivery/attempt';
 import { logger } from '@/server/log';
 import { batchedAttemptRecorder } from './attempt-store';
@@ -115,7 +115,8 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   let listener: pg.Client | undefined;
   let reconnect: NodeJS.Timeout | undefined;
   const listen = async () => {
-    const client = new pg.Client({ connectionString });
+    // LISTEN needs a session: the direct URL when a transaction-mode pooler fronts DATABASE_URL.
+    const client = new pg.Client({ connectionString: options.connectionString ?? directDatabaseUrl() });
     client.on('notification', wake);
     client.on('error', (error) => logger().warn({ err: error }, 'delivery worker listener error'));
     client.on('end', () => {
