@@ -79,6 +79,16 @@ try {
     throw new Error(`delivery for ${sent.data.endpointId}, expected ${endpoint.body.id}`);
   const events = await fetch(`${server.url}/api/v1/events`, { headers }).then((r) => r.json());
   if (events.data[0]?.type !== 'booking.created') throw new Error('booking.created is not the newest event');
+  // With INNGEST_SIGNING_KEY set and not in dev mode, the serve endpoint refuses unsigned calls.
+  for (const method of ['POST', 'PUT']) {
+    const unsigned = await fetch(`${server.url}/api/inngest?fnId=switchboard-deliver-webhook&stepId=step`, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ event: sent, events: [sent], steps: {}, ctx: { run_id: 'r', attempt: 0 } }),
+    });
+    if (unsigned.status < 400)
+      throw new Error(`an unsigned ${method} /api/inngest answered ${unsigned.status}`);
+  }
   console.log(`inngest smoke test passed: ${sent.name} for ${sent.data.deliveryId} (event id ${sent.id})`);
 } catch (error) {
   failed = true;
