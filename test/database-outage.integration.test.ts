@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebSession } from '@/server/auth/web-sessions';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
+import { startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { appRouter } from '@/server/trpc/root';
 import { startApiServer, type TestServer } from './api-server';
 import { client, createTestTenant, type TestTenant } from './helpers';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+import { startReceiver } from './webhook-receiver';
 
 let proxy: TcpProxy;
 let server: TestServer;
@@ -41,6 +43,51 @@ async function eventually<T>(attempt: () => Promise<T>, ok: (value: T) => boolea
 }
 
 describe('a database outage', () => {
+  it('under traffic for 5 s: 503s while down, then every committed booking has its event delivered', async () => {
+    const receiver = await startReceiver();
+    const worker = await startDeliveryWorker({ pollIntervalMs: 100 });
+    try {
+      const api = client(server.url, { tenantId: tenant.tenantId, token: tenant.apiKey });
+      expect(
+        (await api('POST', '/webhooks', { body: { url: receiver.url, events: ['booking.created'] } })).status,
+      ).toBe(201);
+      const committed: string[] = [];
+      const statuses = new Map<number, number>();
+      const state = { phase: 'up' as 'up' | 'down' | 'back' };
+      const traffic = (async () => {
+        for (let i = 0; state.phase !== 'back' || i % 10 !== 0; i++) {
+          const res = await api('POST', '/bookings', {
+            body: {
+              customer: { name: `Traffic ${i}` },
+              start_at: '2026-12-01T09:00:00Z',
+              end_at: '2026-12-01T10:00:00Z',
+            },
+          });
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (res.status === 201) committed.push(res.body.id);
+          else expect(res.status, `${state.phase}: ${res.text}`).toBe(503);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      state.phase = 'down';
+      await proxy.down();
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      await proxy.up();
+      state.phase = 'back';
+      await traffic;
+      expect(statuses.get(503)).toBeGreaterThan(0);
+      expect(committed.length).toBeGreaterThan(0);
+      // Every committed change's event reaches the receiver once the database is back.
+      const delivered = await receiver.waitFor(committed.length, 30_000);
+      const objects = delivered.map((w) => JSON.parse(w.body).data.object.id as string);
+      expect(new Set(objects)).toEqual(new Set(committed));
+    } finally {
+      await worker.stop();
+      await receiver.close();
+    }
+  }, 90_000);
+
   it('answers 503 with Retry-After while PostgreSQL is unreachable, and recovers without a restart', async () => {
     const api = client(server.url, { tenantId: tenant.tenantId, token: tenant.apiKey });
     expect((await api('GET', '/bookings')).status).toBe(200);
