@@ -3,7 +3,7 @@ import { settings } from '@/server/config/settings';
 import { HttpErrors } from '@/server/http/errors';
 import { json, publicRoute } from '@/server/http/route';
 import { AppError, Errors } from '@/server/lib/errors';
-import { withoutNul } from '@/server/lib/safe-input';
+import { assertNestingWithinLimit, withoutNul } from '@/server/lib/safe-input';
 import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { constantTimeEqual } from '@/server/security/hashing';
@@ -86,11 +86,14 @@ export const whatsappRoutes = [
       }
       let parsed: unknown;
       try {
-        // Meta's text is kept whatever it holds; NUL (which PostgreSQL cannot store) becomes U+FFFD.
-        parsed = withoutNul(JSON.parse(rawBody));
+        parsed = JSON.parse(rawBody);
       } catch {
         throw HttpErrors.invalidJson();
       }
+      // No Meta payload nests deeply; a signed one that does would overflow withoutNul's stack.
+      assertNestingWithinLimit(parsed);
+      // Meta's text is kept whatever it holds; NUL (which PostgreSQL cannot store) becomes U+FFFD.
+      parsed = withoutNul(parsed);
       const payload = validate(WebhookPayload, parsed);
       if (payload.object !== 'whatsapp_business_account') {
         logger().warn(

@@ -28,8 +28,9 @@ export const CreatePaymentInput = z.object({
     .number()
     .int()
     .positive()
-    .max(1_000_000_000_00)
-    .meta({ description: 'Integer minor units, greater than 0' }),
+    // The column is a PostgreSQL integer: a larger amount would fail the insert (a 500), not a 422.
+    .max(2_147_483_647)
+    .meta({ description: 'Integer minor units, greater than 0 and at most 2147483647' }),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 code in upper case, e.g. EUR')
