@@ -21,7 +21,16 @@ export const EventEnvelope = z.object({
   }),
 });
 
-export const EventTypeInfo = z.object({ type: EventTypeName, description: z.string() });
+export const EventTypeInfo = z.object({
+  type: EventTypeName,
+  description: z.string(),
+  schema: z.record(z.string(), z.unknown()).meta({
+    description:
+      'JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; ' +
+      'self-contained, so a receiver can validate a delivery body with any JSON Schema validator',
+  }),
+  example: EventEnvelope,
+});
 export const EventTypeList = z.object({ data: z.array(EventTypeInfo) });
 
 export const EventListQuery = ListQuery.extend({

@@ -1,6 +1,6 @@
 import { listOf } from '@/server/api/schemas/common';
-import { EVENT_TYPES } from '@/server/events/catalog';
 import { getEvent, listEvents } from '@/server/events/list-events';
+import { describeEventTypes } from '@/server/events/payloads';
 import { EventEnvelope, EventListQuery, EventTypeList } from '@/server/events/schemas';
 import { json, tenantRoute } from '@/server/http/route';
 
@@ -15,8 +15,10 @@ export const eventRoutes = [
     role: 'agent',
     summary: 'The event catalog',
     responses: { 200: { description: 'Every event type', schema: EventTypeList } },
-    handler: async () =>
-      json(200, { data: EVENT_TYPES.map((e) => ({ type: e.type, description: e.description })) }),
+    description:
+      'Each type with the JSON Schema of its envelope (what a delivery of that type carries) and an example. ' +
+      'The same envelopes are documented as this document’s top-level webhooks.',
+    handler: async () => json(200, { data: describeEventTypes() }),
   }),
   tenantRoute({
     method: 'GET',
