@@ -59,7 +59,8 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     const statuses = new Set<number>([
       ...(route.errors ?? []),
       500,
-      ...(route.auth === 'tenant' ? [400, 401, 403] : []),
+      // Public routes check X-Tenant-ID too when it is sent (400 tenant_header_invalid).
+      ...(route.auth === 'tenant' ? [400, 401, 403] : [400]),
       ...(hasBody ? [400, 413, 415, 422] : []),
     ]);
     if (route.query) statuses.add(422);
@@ -127,6 +128,9 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       title: 'Switchboard API',
       version: '1.0.0',
       description: API_CONVENTIONS,
+      // Decision (the contract is silent): the service is not open source; SPDX's LicenseRef- form
+      // names its own terms.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Switchboard-Proprietary' },
     },
     servers: [{ url: '/' }],
   });
@@ -174,6 +178,8 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
         '(Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s ' +
         'and 625 s. Delivery is at-least-once: deduplicate by webhook-id.',
       tags: ['Webhook events'],
+      // Not called with a credential: the receiver authenticates the request by its signature headers.
+      security: [],
       request: {
         headers: WEBHOOK_HEADERS,
         body: {
