@@ -35,4 +35,14 @@ export const EventTypeList = z.object({ data: z.array(EventTypeInfo) });
 
 export const EventListQuery = ListQuery.extend({
   type: EventTypeName.optional().meta({ description: 'Only events of this type' }),
+  after: z
+    .string()
+    .regex(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be an event id (evt_…)')
+    .optional()
+    .meta({
+      description:
+        'Only events recorded after this one, oldest first (for polling: pass the last id you got). ' +
+        'Not with cursor; next_cursor is then always null.',
+      example: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    }),
 });

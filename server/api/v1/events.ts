@@ -26,7 +26,13 @@ export const eventRoutes = [
     operationId: 'listEvents',
     tag,
     role: 'admin',
-    summary: "The tenant's events, newest first",
+    summary: "The tenant's events, newest first (or after one, oldest first)",
+    description:
+      'Every recorded event of the tenant, delivered or not, as the envelope receivers get. With `after`, the ' +
+      'events recorded after that one, oldest first: poll with the last id you got (this is how ' +
+      '`npm run cli -- listen` forwards events without an inbound connection). Event ids are time-ordered, but ' +
+      'an event can become visible a moment after a later one (concurrent transactions): a poller should ' +
+      'look back a few seconds and deduplicate by id.',
     query: EventListQuery,
     responses: { 200: { description: 'One page', schema: listOf(EventEnvelope, 'EventList') } },
     handler: async ({ ctx, query }) => json(200, await listEvents(ctx, query)),
