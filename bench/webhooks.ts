@@ -105,6 +105,7 @@ async function measureAll(): Promise<void> {
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
   const { forTenant } = await import('@/server/db/tenant-scope');
   const { recordEvent } = await import('@/server/events/record');
+  const { exampleObject } = await import('@/server/events/payloads');
   const { createEndpoint } = await import('@/server/domain/webhooks');
   const { signAttempt } = await import('@/server/delivery/sign');
   const { sendWebhook } = await import('@/server/delivery/send');
@@ -130,7 +131,7 @@ async function measureAll(): Promise<void> {
         recordEvent(tx, {
           tenantId,
           type: 'booking.confirmed',
-          object: { id: `bkg_${i}`, status: 'confirmed', n: i },
+          object: { ...exampleObject('booking.confirmed'), id: `bkg_${i}` },
         }),
       );
     return { receivers, emit, db };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/domain/webhooks';
+import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { createTestTenant, type TestTenant } from './helpers';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';
@@ -68,7 +69,11 @@ describe('crash recovery of the worker engine', () => {
     });
     const first = await startWorkerProcess();
     const event = await db.$transaction((tx) =>
-      recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.confirmed', object: { id: 'bkg_crash' } }),
+      recordEvent(tx, {
+        tenantId: tenant.tenantId,
+        type: 'booking.confirmed',
+        object: { ...exampleObject('booking.confirmed'), id: 'bkg_crash' },
+      }),
     );
     await hook.waitFor(2); // attempt 2 is in flight now
     killGroup(first, 'SIGKILL');

@@ -4,6 +4,7 @@ import { forTenant } from '@/server/db/tenant-scope';
 import { maxAttempts, runAttempt } from '@/server/delivery/attempt';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/domain/webhooks';
+import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { createTestTenant, type TestTenant } from './helpers';
 import { type Receiver, startReceiver } from './webhook-receiver';
@@ -34,7 +35,11 @@ describe('default retry schedule', () => {
       events: ['booking.created'],
     });
     await db.$transaction((tx) =>
-      recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.created', object: { id: 'b' } }),
+      recordEvent(tx, {
+        tenantId: tenant.tenantId,
+        type: 'booking.created',
+        object: { ...exampleObject('booking.created'), id: 'b' },
+      }),
     );
     const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
 
@@ -81,7 +86,11 @@ describe('default retry schedule', () => {
       events: ['payment.created'],
     });
     await db.$transaction((tx) =>
-      recordEvent(tx, { tenantId: tenant.tenantId, type: 'payment.created', object: { id: 'p' } }),
+      recordEvent(tx, {
+        tenantId: tenant.tenantId,
+        type: 'payment.created',
+        object: { ...exampleObject('payment.created'), id: 'p' },
+      }),
     );
     const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     const job = { tenantId: tenant.tenantId, deliveryId: delivery.id, attempt: 1 };

@@ -3,6 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import type { EventType } from '@/server/events/catalog';
+import {
+  type EventObject,
+  type EventPrevious,
+  exampleEnvelope,
+  exampleObject,
+} from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { givenEndpoint } from './builders';
 import { apiSuite, type SuiteTenant } from './harness';
@@ -32,14 +39,16 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
   return r;
 }
 
-/** A state change and its event in one transaction, as the resource modules do it. */
-async function emit(
-  tenant: SuiteTenant,
-  type: Parameters<typeof recordEvent>[1]['type'],
-  object: object = { id: 'bkg_x' },
-) {
+/**
+ * A state change and its event in one transaction, as the resource modules do it: the type's example
+ * object with `fields` changed (an event whose object does not match its type cannot be recorded).
+ */
+async function emit(tenant: SuiteTenant, type: EventType, fields: Record<string, unknown> = {}) {
+  const example = exampleEnvelope(type).data;
+  const object = { ...example.object, ...fields } as EventObject<typeof type>;
+  const previous = example.previous as EventPrevious<typeof type> | undefined;
   return forTenant(tenant.tenantId).$transaction((tx) =>
-    recordEvent(tx, { tenantId: tenant.tenantId, type, object }),
+    recordEvent(tx, { tenantId: tenant.tenantId, type, object, ...(previous ? { previous } : {}) }),
   );
 }
 
@@ -224,7 +233,7 @@ describe('delivery', () => {
         await recordEvent(tx, {
           tenantId: a.tenantId,
           type: 'payment.failed',
-          object: { id: 'pay_rolled_back' },
+          object: { ...exampleObject('payment.failed'), id: 'pay_rolled_back' },
         });
         throw new Error('the change failed');
       }),

@@ -36,6 +36,10 @@ export function Nav({ isAdmin }: { isAdmin: boolean }) {
     <nav className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap md:gap-0.5" aria-label="Main">
       {MAIN.map(link)}
       {/* Agents never see settings; the server refuses them anyway. */}
+      {/* A plain link: /docs is a static page of its own, outside the dashboard. */}
+      <a href="/docs" className={linkClass}>
+        API reference
+      </a>
       {isAdmin && (
         <>
           <div className="mt-3 mb-1 ml-2.5 hidden text-xs tracking-wider text-sidebar-muted uppercase md:block">

@@ -32,6 +32,8 @@ import {
   Delivery,
   DeliveryAttempt,
   DeliveryDetail,
+  ReceiverCheck,
+  ReceiverCheckResult,
   TestEventResult,
   UpdateWebhookInput,
   WebhookEndpoint,
@@ -87,6 +89,8 @@ component(
   'The new secret; the old one keeps signing too until previous_secret_expires_at',
 );
 component(DeliveryAttempt, 'DeliveryAttempt');
+component(ReceiverCheck, 'ReceiverCheck', 'The result of POST /webhooks/{id}/verify-receiver');
+component(ReceiverCheckResult, 'ReceiverCheckResult');
 component(Delivery, 'Delivery');
 component(DeliveryDetail, 'DeliveryDetail');
 component(

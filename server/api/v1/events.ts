@@ -1,6 +1,6 @@
 import { listOf } from '@/server/api/schemas/common';
-import { EVENT_TYPES } from '@/server/events/catalog';
 import { getEvent, listEvents } from '@/server/events/list-events';
+import { describeEventTypes } from '@/server/events/payloads';
 import { EventEnvelope, EventListQuery, EventTypeList } from '@/server/events/schemas';
 import { json, tenantRoute } from '@/server/http/route';
 
@@ -15,8 +15,10 @@ export const eventRoutes = [
     role: 'agent',
     summary: 'The event catalog',
     responses: { 200: { description: 'Every event type', schema: EventTypeList } },
-    handler: async () =>
-      json(200, { data: EVENT_TYPES.map((e) => ({ type: e.type, description: e.description })) }),
+    description:
+      'Each type with the JSON Schema of its envelope (what a delivery of that type carries) and an example. ' +
+      'The same envelopes are documented as this document’s top-level webhooks.',
+    handler: async () => json(200, { data: describeEventTypes() }),
   }),
   tenantRoute({
     method: 'GET',
@@ -24,7 +26,13 @@ export const eventRoutes = [
     operationId: 'listEvents',
     tag,
     role: 'admin',
-    summary: "The tenant's events, newest first",
+    summary: "The tenant's events, newest first (or after one, oldest first)",
+    description:
+      'Every recorded event of the tenant, delivered or not, as the envelope receivers get. With `after`, the ' +
+      'events recorded after that one, oldest first: poll with the last id you got (this is how ' +
+      '`npm run cli -- listen` forwards events without an inbound connection). Event ids are time-ordered, but ' +
+      'an event can become visible a moment after a later one (concurrent transactions): a poller should ' +
+      'look back a few seconds and deduplicate by id.',
     query: EventListQuery,
     responses: { 200: { description: 'One page', schema: listOf(EventEnvelope, 'EventList') } },
     handler: async ({ ctx, query }) => json(200, await listEvents(ctx, query)),

@@ -8,11 +8,13 @@ import {
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
+  verifyReceiver,
 } from '@/server/domain/webhooks';
 import {
   CreateWebhookInput,
   Delivery,
   DeliveryListQuery,
+  ReceiverCheck,
   TestEventResult,
   UpdateWebhookInput,
   WebhookEndpoint,
@@ -119,6 +121,25 @@ export const webhookRoutes = [
     responses: { 202: { description: 'Queued', schema: TestEventResult } },
     errors: [404, 409],
     handler: async ({ ctx, params }) => json(202, await sendTestEvent(ctx, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/webhooks/{id}/verify-receiver',
+    operationId: 'verifyWebhookReceiver',
+    tag,
+    role: 'admin',
+    summary: 'Check that the receiver verifies signatures and timestamps',
+    description:
+      'Sends four webhook.test requests to the endpoint at once, each with its own webhook-id: valid (signed ' +
+      'with the current secrets), bad_signature (signed with another secret), stale_timestamp (correctly ' +
+      'signed, timestamp 10 minutes old) and tampered_body (signed, then the body changed). A correct ' +
+      'receiver answers 2xx to valid only; a reject counts only when the receiver answers a non-2xx ' +
+      'status (no answer is no verdict). These requests are not deliveries: nothing is recorded, and they ' +
+      'are sent whether or not the endpoint is active, with the same SSRF rules, timeout and redirect ' +
+      'refusal as deliveries. Answers 200 even when the check fails.',
+    responses: { 200: { description: 'The report', schema: ReceiverCheck } },
+    errors: [404],
+    handler: async ({ ctx, params }) => json(200, await verifyReceiver(ctx, { id: params.id })),
   }),
   tenantRoute({
     method: 'GET',

@@ -5,6 +5,7 @@ import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint, resendDelivery } from '@/server/domain/webhooks';
+import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { jobsFor } from '@/server/jobs/registry';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
@@ -42,7 +43,7 @@ async function setUp(respond: Parameters<typeof startReceiver>[0]) {
     recordEvent(tx, {
       tenantId: tenant.tenantId,
       type: 'booking.created',
-      object: { id: `bkg_${hook.url}` },
+      object: { ...exampleObject('booking.created'), id: `bkg_${hook.url}` },
     }),
   );
   const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });

@@ -6,6 +6,7 @@ import type { AttemptJob, AttemptRecord } from '@/server/delivery/attempt';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/domain/webhooks';
 import type { EventType } from '@/server/events/catalog';
+import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
@@ -30,7 +31,7 @@ async function newDeliveries(count: number, type: EventType): Promise<AttemptJob
   });
   for (let i = 0; i < count; i++) {
     await db.$transaction((tx) =>
-      recordEvent(tx, { tenantId: tenant.tenantId, type, object: { id: `o${i}` } }),
+      recordEvent(tx, { tenantId: tenant.tenantId, type, object: { ...exampleObject(type), id: `o${i}` } }),
     );
   }
   const deliveries = await db.delivery.findMany({ where: { event: { type } }, orderBy: { id: 'asc' } });

@@ -4,6 +4,7 @@ import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/domain/webhooks';
+import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { eventually, type Receiver, startReceiver } from '@/test/webhook-receiver';
@@ -31,7 +32,11 @@ async function emit(count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const event = await db.$transaction((tx) =>
-      recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.confirmed', object: { id: `bkg_${i}` } }),
+      recordEvent(tx, {
+        tenantId: tenant.tenantId,
+        type: 'booking.confirmed',
+        object: { ...exampleObject('booking.confirmed'), id: `bkg_${i}` },
+      }),
     );
     const delivery = await db.delivery.findFirstOrThrow({ where: { eventId: event.id } });
     ids.push(delivery.id);

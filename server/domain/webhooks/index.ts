@@ -11,3 +11,4 @@ export { resendDelivery } from './resend-delivery';
 export { rotateSecret } from './rotate-secret';
 export { sendTestEvent } from './send-test-event';
 export { updateEndpoint } from './update-endpoint';
+export { verifyReceiver } from './verify-receiver';

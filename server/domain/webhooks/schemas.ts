@@ -103,3 +103,19 @@ export const TestEventResult = z.object({ event: EventEnvelope, delivery: Delive
 
 export type CreateWebhookInput = z.output<typeof CreateWebhookInput>;
 export type UpdateWebhookInput = z.output<typeof UpdateWebhookInput>;
+
+export const ReceiverCheckResult = z.object({
+  case: z.enum(['valid', 'bad_signature', 'stale_timestamp', 'tampered_body']),
+  expected: z.enum(['accept', 'reject']),
+  status: z.number().int().nullable().meta({ description: 'The status the receiver answered (null: none)' }),
+  ok: z.boolean().meta({ description: 'accept: answered 2xx; reject: answered a status outside 2xx' }),
+  error: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why the request was not accepted (connection refused, timeout, status …)' }),
+});
+
+export const ReceiverCheck = z.object({
+  passed: z.boolean().meta({ description: 'Every case ok' }),
+  results: z.array(ReceiverCheckResult),
+});

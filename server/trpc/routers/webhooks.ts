@@ -11,6 +11,7 @@ import {
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
+  verifyReceiver,
 } from '@/server/domain/webhooks';
 import { CreateWebhookInput, DeliveryStatus, UpdateWebhookInput } from '@/server/domain/webhooks/schemas';
 import { ListQuery } from '@/server/lib/schemas';
@@ -31,6 +32,8 @@ export const webhooksRouter = createTRPCRouter({
   }),
   rotateSecret: adminProcedure.input(IdInput).mutation(({ ctx, input }) => rotateSecret(ctx, input)),
   sendTest: adminProcedure.input(IdInput).mutation(({ ctx, input }) => sendTestEvent(ctx, input)),
+  /** Four signed requests to the endpoint (not deliveries); the report of REST's verify-receiver. */
+  verifyReceiver: adminProcedure.input(IdInput).mutation(({ ctx, input }) => verifyReceiver(ctx, input)),
   deliveries: adminProcedure
     .input(
       ListQuery.partial()

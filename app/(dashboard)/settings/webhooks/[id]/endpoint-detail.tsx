@@ -20,6 +20,7 @@ import {
   Tr,
 } from '@/app/_components/ui';
 import { DeliveryPanel } from './delivery-panel';
+import { ReceiverCheck } from './receiver-check';
 
 const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -61,6 +62,8 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
           }
         />
       )}
+
+      <ReceiverCheck id={id} />
 
       <SectionHeader
         className="mt-6"

@@ -1,0 +1,291 @@
+// Typed events (CONTRACT §11): for every catalog type, the schema of its `data.object` (the resource
+// exactly as the REST API returns it, same zod schema) and of `data.previous` where the type has
+// one, plus an example. The outbox validates each event against these before recording it
+// (record.ts); GET /event-types and the OpenAPI `webhooks` map are generated from them, so what
+// receivers are promised and what they get cannot drift apart.
+import { z } from 'zod';
+import { Booking } from '@/server/domain/bookings/schemas';
+import { Conversation, Message } from '@/server/domain/conversations/schemas';
+import { Payment } from '@/server/domain/payments/schemas';
+import { Timestamp } from '@/server/lib/schemas';
+import { EVENT_TYPES, type EventType } from './catalog';
+
+/** `webhook.test`'s object: not a resource, a marker naming the endpoint it was sent to. */
+export const WebhookTestObject = z.object({
+  endpoint_id: z.string().meta({ example: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  message: z.string(),
+});
+
+/** `booking.rescheduled`'s `data.previous`: the times the change replaced. */
+export const BookingRescheduledPrevious = z.object({ start_at: Timestamp, end_at: Timestamp });
+
+interface PayloadSpec {
+  object: z.ZodObject;
+  previous?: z.ZodObject;
+}
+
+const booking = { object: Booking };
+const payment = { object: Payment };
+const conversation = { object: Conversation };
+const message = { object: Message };
+
+export const EVENT_PAYLOADS = {
+  'conversation.created': conversation,
+  'conversation.message.received': message,
+  'conversation.message.sent': message,
+  'conversation.message.delivered': message,
+  'conversation.message.read': message,
+  'conversation.message.failed': message,
+  'conversation.handoff.requested': conversation,
+  'conversation.assigned': conversation,
+  'conversation.resolved': conversation,
+  'booking.created': booking,
+  'booking.confirmed': booking,
+  'booking.rescheduled': { object: Booking, previous: BookingRescheduledPrevious },
+  'booking.cancelled': booking,
+  'booking.completed': booking,
+  'payment.created': payment,
+  'payment.succeeded': payment,
+  'payment.failed': payment,
+  'payment.refunded': payment,
+  'webhook.test': { object: WebhookTestObject },
+} as const satisfies Record<EventType, PayloadSpec>;
+
+type Payloads = typeof EVENT_PAYLOADS;
+/** What `recordEvent` takes as the object of an event of type K (the serializer's output). */
+export type EventObject<K extends EventType> = z.input<Payloads[K]['object']>;
+export type EventPrevious<K extends EventType> = Payloads[K] extends { previous: z.ZodType }
+  ? z.input<Payloads[K]['previous']>
+  : never;
+
+export function payloadSpec(type: EventType): PayloadSpec {
+  return EVENT_PAYLOADS[type];
+}
+
+const envelopes = new Map<EventType, ReturnType<typeof buildEnvelopeSchema>>();
+/** The envelope (§5) of one type, with `data.object` (and `data.previous`) typed; one instance per type. */
+export function envelopeSchema(type: EventType) {
+  let schema = envelopes.get(type);
+  if (!schema) {
+    schema = buildEnvelopeSchema(type);
+    envelopes.set(type, schema);
+  }
+  return schema;
+}
+
+function buildEnvelopeSchema(type: EventType) {
+  const spec = payloadSpec(type);
+  return z.object({
+    id: z.string().meta({ description: 'evt_… id; also the webhook-id header (deduplicate by it)' }),
+    type: z.literal(type),
+    created_at: Timestamp,
+    tenant_id: z.string().meta({ format: 'uuid' }),
+    api_version: z.literal('v1'),
+    data: z.object(
+      spec.previous
+        ? {
+            object: spec.object,
+            previous: spec.previous.meta({ description: 'The fields before the change' }),
+          }
+        : { object: spec.object },
+    ),
+  });
+}
+
+/** JSON Schema (draft 2020-12) of one type's envelope, self-contained (no $refs outside it). */
+export function envelopeJsonSchema(type: EventType): Record<string, unknown> {
+  return z.toJSONSchema(envelopeSchema(type), { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+}
+
+// Examples: one fixed instant and fixed ids, so the document is stable between builds.
+const AT = '2026-01-15T09:30:00.000Z';
+const TENANT = '8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a';
+const exampleBooking = (status: z.output<typeof Booking>['status']) => ({
+  id: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  status,
+  customer: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+34600111222' },
+  service: 'Haircut',
+  start_at: '2026-01-20T10:00:00.000Z',
+  end_at: '2026-01-20T10:45:00.000Z',
+  notes: null,
+  metadata: { source: 'website' },
+  cancellation_reason: status === 'cancelled' ? 'Customer asked' : null,
+  created_at: AT,
+  updated_at: AT,
+});
+const examplePayment = (status: z.output<typeof Payment>['status']) => ({
+  id: 'pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  booking_id: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  amount: 4500,
+  currency: 'EUR',
+  status,
+  provider: 'manual',
+  provider_ref: status === 'pending' ? null : 'ch_3PqR5sT',
+  created_at: AT,
+  updated_at: AT,
+});
+const exampleConversation = (
+  patch: Partial<z.output<typeof Conversation>> = {},
+): z.output<typeof Conversation> => ({
+  id: 'cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  channel: 'whatsapp',
+  channel_id: 'chn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  contact: { name: 'Ada Lovelace', phone: '34600111222' },
+  status: 'open',
+  handled_by: 'ai',
+  assignee_id: null,
+  handoff_reason: null,
+  handoff_summary: null,
+  last_message_at: AT,
+  created_at: AT,
+  updated_at: AT,
+  ...patch,
+});
+const exampleMessage = (
+  status: z.output<typeof Message>['status'],
+  direction: 'inbound' | 'outbound' = 'outbound',
+) => ({
+  id: 'msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  conversation_id: 'cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  direction,
+  text: direction === 'inbound' ? 'Hi, can I move my appointment?' : 'Of course! Which day suits you?',
+  status,
+  external_id: status === 'queued' ? null : 'wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI',
+  failure_reason: status === 'failed' ? 'The channel refused the message' : null,
+  created_at: AT,
+  updated_at: AT,
+});
+
+const EXAMPLE_OBJECTS: { [K in EventType]: EventObject<K> } = {
+  'conversation.created': exampleConversation(),
+  'conversation.message.received': exampleMessage('received', 'inbound'),
+  'conversation.message.sent': exampleMessage('sent'),
+  'conversation.message.delivered': exampleMessage('delivered'),
+  'conversation.message.read': exampleMessage('read'),
+  'conversation.message.failed': exampleMessage('failed'),
+  'conversation.handoff.requested': exampleConversation({
+    status: 'pending_human',
+    handoff_reason: 'Customer asked for a person',
+    handoff_summary: 'Wants to move Tuesday’s appointment',
+  }),
+  'conversation.assigned': exampleConversation({
+    handled_by: 'human',
+    assignee_id: 'usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  }),
+  'conversation.resolved': exampleConversation({ status: 'resolved', handled_by: 'human' }),
+  'booking.created': exampleBooking('pending'),
+  'booking.confirmed': exampleBooking('confirmed'),
+  'booking.rescheduled': exampleBooking('confirmed'),
+  'booking.cancelled': exampleBooking('cancelled'),
+  'booking.completed': exampleBooking('completed'),
+  'payment.created': examplePayment('pending'),
+  'payment.succeeded': examplePayment('succeeded'),
+  'payment.failed': examplePayment('failed'),
+  'payment.refunded': examplePayment('refunded'),
+  'webhook.test': {
+    endpoint_id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    message: 'This is a test event sent from Switchboard',
+  },
+};
+
+/** A valid object for an event of `type` (examples in the docs; tests that need any valid payload). */
+export function exampleObject<K extends EventType>(type: K): EventObject<K> {
+  return structuredClone(EXAMPLE_OBJECTS[type]);
+}
+
+/** A complete example envelope of `type`, valid against `envelopeSchema(type)`. */
+export function exampleEnvelope(type: EventType): {
+  id: string;
+  type: EventType;
+  created_at: string;
+  tenant_id: string;
+  api_version: 'v1';
+  data: { object: Record<string, unknown>; previous?: Record<string, unknown> };
+} {
+  return {
+    id: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    type,
+    created_at: AT,
+    tenant_id: TENANT,
+    api_version: 'v1' as const,
+    data:
+      type === 'booking.rescheduled'
+        ? {
+            object: exampleObject(type),
+            previous: { start_at: '2026-01-19T16:00:00.000Z', end_at: '2026-01-19T16:45:00.000Z' },
+          }
+        : { object: exampleObject(type) },
+  };
+}
+
+export class InvalidEventPayload extends Error {
+  constructor(type: string, issues: z.core.$ZodIssue[]) {
+    super(
+      `Event ${type} not recorded: its payload does not match the ${type} schema: ` +
+        issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+    );
+    this.name = 'InvalidEventPayload';
+  }
+}
+
+/**
+ * The event's object and previous as they will be recorded, or InvalidEventPayload. Keys the schema
+ * does not declare are refused too, so the document's `additionalProperties: false` holds.
+ */
+export function validatePayload(
+  type: EventType,
+  object: unknown,
+  previous: unknown,
+): { object: Record<string, unknown>; previous?: Record<string, unknown> } {
+  const spec = payloadSpec(type);
+  const data = z
+    .object(
+      spec.previous
+        ? { object: strictly(spec.object), previous: strictly(spec.previous) }
+        : { object: strictly(spec.object) },
+    )
+    .strict();
+  const parsed = data.safeParse(previous === undefined ? { object } : { object, previous });
+  if (!parsed.success) throw new InvalidEventPayload(type, parsed.error.issues);
+  return parsed.data as { object: Record<string, unknown>; previous?: Record<string, unknown> };
+}
+
+const strictCache = new WeakMap<z.ZodObject, z.ZodObject>();
+/** The object schema with unknown keys refused at every level of nested objects. */
+function strictly(schema: z.ZodObject): z.ZodObject {
+  const cached = strictCache.get(schema);
+  if (cached) return cached;
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([key, field]) => [key, strictField(field as z.ZodType)]),
+  );
+  const strict = z.strictObject(shape);
+  strictCache.set(schema, strict);
+  return strict;
+}
+
+function strictField(field: z.ZodType): z.ZodType {
+  if (field instanceof z.ZodObject) return strictly(field);
+  if (field instanceof z.ZodOptional) return strictField(field.unwrap() as z.ZodType).optional();
+  if (field instanceof z.ZodNullable) return strictField(field.unwrap() as z.ZodType).nullable();
+  return field;
+}
+
+let catalog: {
+  type: EventType;
+  description: string;
+  schema: Record<string, unknown>;
+  example: ReturnType<typeof exampleEnvelope>;
+}[];
+/** GET /event-types: every type with the JSON Schema of its envelope and an example valid against it. */
+export function describeEventTypes() {
+  catalog ??= EVENT_TYPES.map((e) => ({
+    type: e.type,
+    description: e.description,
+    schema: envelopeJsonSchema(e.type),
+    example: exampleEnvelope(e.type),
+  }));
+  return catalog;
+}
