@@ -51,6 +51,8 @@ const settingsSchema = z.object({
   /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: the peer is the client). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Append the logs to this file instead of writing them to stdout (read by server/log.ts). */
+  LOG_FILE: z.string().min(1).optional(),
 });
 
 export type Settings = Omit<z.output<typeof settingsSchema>, 'DELIVERY_ENGINE'> & {
