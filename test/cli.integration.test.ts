@@ -1,22 +1,30 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { apiSuite } from './harness';
 import { client } from './helpers';
 
-// The operator CLI as operators run it: a separate process on the same database.
-function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
-    env: { ...process.env },
-    encoding: 'utf8',
+// The operator CLI as operators run it: a separate process on the same database. Run without
+// blocking: this process also serves the API, and a spawnSync that outlasted the server's keep-alive
+// timeout (5 s, on a loaded machine) made the next fetch reuse a socket being closed (ECONNRESET).
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'server/cli/main.ts', ...args],
+      { env: { ...process.env }, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
+      },
+    );
   });
-  return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
 }
 
 const suite = apiSuite({ tenant: false });
 
 describe('npm run cli', () => {
   it('creates a tenant with an admin and a working API key, printing one JSON line', async () => {
-    const out = cli(
+    const out = await cli(
       'tenant',
       'create',
       '--name',
@@ -52,7 +60,7 @@ describe('npm run cli', () => {
       '--password',
       'agent password',
     ];
-    const user = cli(...agentArgs, '--role', 'agent', '--json');
+    const user = await cli(...agentArgs, '--role', 'agent', '--json');
     expect(user.code).toBe(0);
     const { user_id } = JSON.parse(user.stdout);
     const agentLogin = await api('POST', '/auth/login', {
@@ -61,11 +69,11 @@ describe('npm run cli', () => {
     });
     expect(agentLogin.body.user).toMatchObject({ id: user_id, role: 'agent' });
 
-    const again = cli(...agentArgs, '--role', 'agent', '--json');
+    const again = await cli(...agentArgs, '--role', 'agent', '--json');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already a member');
 
-    const taken = cli(
+    const taken = await cli(
       'tenant',
       'create',
       '--name',
@@ -80,8 +88,8 @@ describe('npm run cli', () => {
     expect(taken.stderr).toContain('already exists');
   });
 
-  it('explains bad arguments with exit code 2', () => {
-    const bad = cli(
+  it('explains bad arguments with exit code 2', async () => {
+    const bad = await cli(
       'user',
       'create',
       '--tenant',
@@ -99,12 +107,12 @@ describe('npm run cli', () => {
     expect(bad.stderr).toContain('--email is not a valid email address');
     expect(bad.stderr).toContain('--password must be at least 8 characters');
     expect(bad.stderr).toContain('--role must be admin or agent');
-    expect(cli('frobnicate').code).toBe(2);
-    expect(cli('tenant', 'create', '--name', 'x', '--unknown-flag').code).toBe(2);
+    expect((await cli('frobnicate')).code).toBe(2);
+    expect((await cli('tenant', 'create', '--name', 'x', '--unknown-flag')).code).toBe(2);
   });
 
-  it('refuses a user for a tenant that does not exist', () => {
-    const out = cli(
+  it('refuses a user for a tenant that does not exist', async () => {
+    const out = await cli(
       'user',
       'create',
       '--tenant',
