@@ -3,6 +3,7 @@
 // setup fails here, naming the step, rather than as a puzzling assertion further down a test.
 import { expect } from 'vitest';
 import type { Api } from './harness';
+import { rememberSecret } from './log-scan';
 
 type Body = Record<string, unknown>;
 /** A resource as the API answered it. */
@@ -65,12 +66,14 @@ export async function givenConversation(api: Api, overrides: Body = {}) {
 /** A WhatsApp channel for that phone number id (the token is never answered back). */
 export async function givenChannel(api: Api, phoneNumberId: string, accessToken = 'tok') {
   const body = { type: 'whatsapp', phone_number_id: phoneNumberId, access_token: accessToken };
+  rememberSecret('channel access token', accessToken);
   return step(api, 'givenChannel()', '/channels', body, 201);
 }
 
 /** A webhook endpoint for `url`; answers it with its `webhook_secret` (shown once, on creation). */
 export async function givenEndpoint(api: Api, url: string, events: string[] = ['*']) {
   const endpoint = await step(api, 'givenEndpoint()', '/webhooks', { url, events }, 201);
+  rememberSecret('webhook secret', endpoint.webhook_secret);
   return endpoint as Resource & { webhook_secret: string };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
 import { TEST_ENV } from './env';
@@ -17,6 +18,14 @@ await admin.end();
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
 Object.assign(process.env, TEST_ENV, { DATABASE_URL: url.toString() });
+
+// Logs at `debug` to a file of this test file's own, scanned for secrets when the run ends
+// (test/log-scan.ts). With TEST_LOG_LEVEL set, logs go to stdout at that level instead, unscanned.
+if (!process.env.TEST_LOG_LEVEL) {
+  const testFile = path.basename(expect.getState().testPath ?? 'unknown', '.integration.test.ts');
+  process.env.LOG_FILE = path.join(inject('logDir'), `${testFile}.${name}.log`);
+  process.env.LOG_LEVEL = 'debug';
+}
 
 afterAll(async () => {
   await disconnectDb();

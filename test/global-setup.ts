@@ -7,10 +7,13 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
+import { describeFindings, scanLogDir } from './log-scan';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    /** Where every integration file (and each process it starts) writes its log file. */
+    logDir: string;
   }
 }
 
@@ -41,9 +44,26 @@ export default async function setup(project: TestProject) {
   template.pathname = '/switchboard_template';
   await applyMigrations(template.toString());
   project.provide('pgAdminUrl', admin.toString());
+  const logDir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-logs-'));
+  project.provide('logDir', logDir);
 
   return async () => {
     await embedded.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    // No secret in any log line of the run (issue 10 B6); a finding names file, line and kind only.
+    const started = performance.now();
+    const testDir = path.dirname(new URL(import.meta.url).pathname);
+    const report = scanLogDir(logDir, [testDir, path.join(testDir, '..', 'server')]);
+    const ms = Math.round(performance.now() - started);
+    if (report.findings.length > 0) {
+      // vitest only prints what a global teardown throws: the exit code is set here. The logs are kept.
+      process.exitCode = 1;
+      throw new Error(
+        `Secrets in the test logs (${report.findings.length} finding(s), logs kept in ${logDir}):\n` +
+          describeFindings(report.findings),
+      );
+    }
+    console.log(`log scan: ${report.files} log files, ${report.lines} lines, no secrets (${ms} ms)`);
+    rmSync(logDir, { recursive: true, force: true });
   };
 }

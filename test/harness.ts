@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { signAccessToken } from '@/server/auth/jwt';
 import { startApiServer, type TestServer } from './api-server';
 import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
+import { rememberSecret } from './log-scan';
 
 /** A client of test/helpers.ts: fetch with default headers, every answer checked against its contract. */
 export type Api = ReturnType<typeof client>;
@@ -91,6 +92,7 @@ async function suiteTenant(url: string, name: string, withAgent: boolean): Promi
   const agentToken =
     agentUser &&
     (await signAccessToken({ userId: agentUser.userId, tenantId: created.tenantId, role: 'agent' }));
+  rememberSecret('access token', agentToken);
   const noAgent = () => {
     throw new Error(`tenant ${name} has no agent: ask for one with apiSuite({ agent: true })`);
   };

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 import { assertResponseMatchesContract } from './contract';
+import { rememberSecret } from './log-scan';
 
 export interface TestTenant {
   tenantId: string;
@@ -15,6 +16,8 @@ export async function createTestTenant(name = 'Test tenant'): Promise<TestTenant
   const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.test`;
   const adminPassword = 'correct horse battery staple';
   const created = await createTenantWithAdmin({ name, adminEmail, adminPassword });
+  rememberSecret('API key', created.apiKey);
+  rememberSecret('password', adminPassword);
   return {
     tenantId: created.tenantId,
     apiKey: created.apiKey,
@@ -28,6 +31,7 @@ export async function createTestUser(tenantId: string, role: 'admin' | 'agent') 
   const email = `${role}-${randomBytes(4).toString('hex')}@example.test`;
   const password = 'another long password';
   const { userId } = await createUser({ tenantId, email, password, role });
+  rememberSecret('password', password);
   return { userId, email, password };
 }
 
@@ -64,7 +68,16 @@ export function client(baseUrl: string, defaults: { tenantId?: string; token?: s
       json = undefined;
     }
     assertResponseMatchesContract(method, path, response.status, response.headers.get('content-type'), json);
+    rememberSecretsIn(json);
     // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
     return { status: response.status, headers: response.headers, body: json as any, text };
   };
+}
+
+/** Tokens, keys and secrets an answer carries (sign-in, refresh, key and webhook creation), for the log scan. */
+function rememberSecretsIn(json: unknown): void {
+  if (!json || typeof json !== 'object') return;
+  for (const [key, value] of Object.entries(json)) {
+    if (typeof value === 'string' && /token|secret|^key$/.test(key)) rememberSecret(key, value);
+  }
 }

@@ -12,6 +12,21 @@ import { hostOf, isPublicAddress, parseTargetUrl, UrlNotAllowedError } from '@/s
 
 export const EXCERPT_BYTES = 2048;
 
+/**
+ * The stored excerpt of a response body: its first EXCERPT_BYTES as UTF-8 text that PostgreSQL
+ * accepts and that stays within EXCERPT_BYTES once encoded. A character cut at the end is dropped,
+ * NUL (which a text column cannot hold: the record would fail, and the attempt would be sent again
+ * at every claim lapse, forever) becomes U+FFFD, and if replacements made the text longer than
+ * EXCERPT_BYTES it is cut again.
+ */
+export function excerptOf(body: Buffer): string {
+  // `stream: true` on a fresh decoder leaves an incomplete trailing sequence out instead of mangling it.
+  const decode = (bytes: Buffer) => new TextDecoder().decode(bytes, { stream: true });
+  const text = decode(body.subarray(0, EXCERPT_BYTES)).replaceAll('\u0000', '\uFFFD');
+  const encoded = Buffer.from(text, 'utf8');
+  return encoded.length > EXCERPT_BYTES ? decode(encoded.subarray(0, EXCERPT_BYTES)) : text;
+}
+
 export interface SendOutcome {
   ok: boolean;
   status: number | null;
@@ -99,7 +114,7 @@ export function sendWebhook(
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+        const excerpt = excerptOf(Buffer.concat(chunks));
         if (status >= 200 && status < 300) {
           finish({ ok: true, status, latencyMs: elapsed(), excerpt, error: null });
         } else if (status >= 300 && status < 400) {
