@@ -1867,7 +1867,7 @@ export interface components {
             next_cursor: string | null;
         };
         CreatePaymentRequest: {
-            /** @description Integer minor units, greater than 0 */
+            /** @description Integer minor units, greater than 0 and at most 2147483647 */
             amount: number;
             currency: string;
             /** @description A booking of this tenant (422 otherwise) */
