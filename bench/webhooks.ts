@@ -9,12 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { loadOtherTenants } from '@/scripts/lib/other-tenants';
+import { type BenchResult, median, round } from './_results';
 
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 4000);
 const CONCURRENCY = 10; // the worker's default concurrency; the baseline uses the same
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RECEIVER_COUNTS = [1, 10, 100];
+const PRODUCERS = 8;
 
 interface Receivers {
   urls: string[];
@@ -59,13 +62,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
-export async function run(): Promise<void> {
+export async function run(): Promise<BenchResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-webhooks-'));
   chmodSync(dataDir, 0o755);
   const { ensureEmbeddedDatabase } = await import('@/server/db/embedded');
@@ -91,7 +89,7 @@ export async function run(): Promise<void> {
     await applyMigrations(url.toString());
     const { resetSettingsCache } = await import('@/server/config/settings');
     resetSettingsCache();
-    await measureAll();
+    return await measureAll();
   } finally {
     const { disconnectDb } = await import('@/server/db/client');
     await disconnectDb();
@@ -100,7 +98,7 @@ export async function run(): Promise<void> {
   }
 }
 
-async function measureAll(): Promise<void> {
+async function measureAll(): Promise<BenchResult> {
   const { startDeliveryWorker } = await import('@/server/delivery/worker/runner');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
   const { forTenant } = await import('@/server/db/tenant-scope');
@@ -138,6 +136,7 @@ async function measureAll(): Promise<void> {
   }
 
   // 1. Latency: one event at a time, from the commit returning to the receiver having the request.
+  let latency: { p50: number; p99: number; max: number };
   {
     const { receivers, emit } = await setUpScenario('latency', 1);
     for (let i = 0; i < 20; i++) {
@@ -154,6 +153,11 @@ async function measureAll(): Promise<void> {
       samples.push((await arrived) - committedAt);
     }
     samples.sort((a, b) => a - b);
+    latency = {
+      p50: round(percentile(samples, 50), 2),
+      p99: round(percentile(samples, 99), 2),
+      max: round(samples[samples.length - 1], 2),
+    };
     console.log(
       `commit→receipt latency, worker engine, ${LATENCY_SAMPLES} sequential events: ` +
         `p50 ${fmt(percentile(samples, 50))} ms, p99 ${fmt(percentile(samples, 99))} ms, ` +
@@ -179,8 +183,10 @@ async function measureAll(): Promise<void> {
   );
   console.log('(drain and baseline: medians of the rounds; drain/baseline: median of the per-round ratios)');
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
-  for (const count of RECEIVER_COUNTS) {
-    const { receivers, emit, db } = await setUpScenario(`throughput-${count}`, count);
+
+  /** Drain/baseline rounds to `count` receivers on a fresh tenant; optionally the end-to-end run after. */
+  async function throughput(name: string, count: number, endToEnd: boolean) {
+    const { receivers, emit, db } = await setUpScenario(name, count);
     const events = Math.ceil(DELIVERIES / count);
     const total = events * count;
     let received = 0;
@@ -197,13 +203,16 @@ async function measureAll(): Promise<void> {
       });
     };
     let nextEvent = 0;
-    const produce = () => {
+    /** Eight concurrent producers commit `events` events; resolves to committed events per second. */
+    const produce = async () => {
       const end = nextEvent + events;
-      return Promise.all(
-        Array.from({ length: 8 }, async () => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: PRODUCERS }, async () => {
           while (nextEvent < end) await emit(nextEvent++);
         }),
       );
+      return events / ((performance.now() - started) / 1000);
     };
 
     // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
@@ -240,8 +249,9 @@ async function measureAll(): Promise<void> {
     const drains: number[] = [];
     const baselines: number[] = [];
     const ratios: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      await produce();
+    const produced: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      produced.push(await produce());
       const arrived = allReceived(total);
       const started = performance.now();
       const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
@@ -251,16 +261,19 @@ async function measureAll(): Promise<void> {
       const baselineArrived = allReceived(total);
       baselines.push(await baseline());
       await baselineArrived;
-      ratios.push(drains[round] / baselines[round]);
+      ratios.push(drains[i] / baselines[i]);
     }
 
-    const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
-    const arrived = allReceived(total);
-    const started = performance.now();
-    await produce();
-    await arrived;
-    const e2eRate = total / ((performance.now() - started) / 1000);
-    await running.stop();
+    let e2eRate = Number.NaN;
+    if (endToEnd) {
+      const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
+      const arrived = allReceived(total);
+      const started = performance.now();
+      await produce();
+      await arrived;
+      e2eRate = total / ((performance.now() - started) / 1000);
+      await running.stop();
+    }
 
     const baselineRate = median(baselines);
     console.log(
@@ -272,8 +285,64 @@ async function measureAll(): Promise<void> {
         fmt(median(ratios), 2).padStart(14),
         fmt(e2eRate / baselineRate, 2).padStart(12),
       ].join(' | '),
-      `  (drain/baseline per round: ${ratios.map((r) => fmt(r, 2)).join(', ')})`,
+      `  (drain/baseline per round: ${ratios.map((r) => fmt(r, 2)).join(', ')}; ` +
+        `events committed/s per round: ${produced.map((r) => fmt(r, 0)).join(', ')})`,
     );
     await receivers.close();
+    return {
+      receivers: count,
+      drain_per_s: round(median(drains), 0),
+      bare_per_s: round(baselineRate, 0),
+      ratio: round(median(ratios)),
+      round_ratios: ratios.map((r) => round(r)),
+      events_committed_per_s: round(median(produced), 0),
+      end_to_end_per_s: Number.isNaN(e2eRate) ? null : round(e2eRate, 0),
+    };
   }
+
+  const results: Awaited<ReturnType<typeof throughput>>[] = [];
+  for (const count of RECEIVER_COUNTS) results.push(await throughput(`throughput-${count}`, count, true));
+
+  // The same drain with 1,000,000 deliveries, 100,000 events and 10,000 endpoints of 1,000 other
+  // tenants in the database (generated in SQL), against the 10-receiver figure above.
+  console.log('\nloading 1,000 other tenants (1,000,000 deliveries, 10,000 endpoints) in SQL…');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  const loadStarted = performance.now();
+  await loadOtherTenants(client, {
+    tenants: 1000,
+    endpointsPerTenant: 10,
+    eventsPerTenant: 100,
+    bookingsPerTenant: 0,
+  });
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  await client.end();
+  console.log(`loaded in ${fmt(loadSeconds)} s; draining to 10 receivers again:`);
+  const big = await throughput('throughput-10-big', 10, false);
+  const small = results[1];
+  const scaleDrain = big.ratio / small.ratio;
+  console.log(`scale_drain (drain/baseline with the rows / without): ${fmt(scaleDrain, 2)}`);
+  // One endpoint per event: the rounds of the 1-receiver scenario (4,000 events each).
+  const eventsPerS = results[0].events_committed_per_s;
+  console.log(
+    `events committed/s by ${PRODUCERS} concurrent producers (1 delivery each): ${fmt(eventsPerS, 0)}`,
+  );
+  return {
+    ratios: {
+      events_per_s: round(eventsPerS, 0),
+      drain_vs_bare_1: results[0].ratio,
+      drain_vs_bare_10: results[1].ratio,
+      drain_vs_bare_100: results[2].ratio,
+      scale_drain: round(scaleDrain),
+    },
+    raw: {
+      latency_ms: latency,
+      throughput: results,
+      throughput_10_big_database: big,
+      big_database_load_s: round(loadSeconds, 1),
+      deliveries_per_round: DELIVERIES,
+      rounds: ROUNDS,
+      producers: PRODUCERS,
+    },
+  };
 }

@@ -9,6 +9,8 @@ import { freePort } from '@/server/db/embedded';
 
 export interface BenchServer {
   url: string;
+  /** The `npm start` process: the launcher, the Next.js server and PostgreSQL run below it. */
+  pid: number;
   dataDir: string;
   env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
@@ -52,6 +54,7 @@ export async function startProductionServer(extraEnv: Record<string, string> = {
   }
   return {
     url,
+    pid: child.pid as number,
     dataDir,
     env,
     stop: async () => {

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { AttemptRecord } from '@/server/delivery/attempt';
 
-const RECORD = `with input as (
+export const RECORD_ATTEMPTS_SQL = `with input as (
     select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text, attempt_number int,
       started_at timestamptz, succeeded boolean, response_status int, latency_ms int, response_excerpt text, error text,
       status "DeliveryStatus", next_attempt_at timestamptz)
@@ -54,7 +54,7 @@ export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) =
     }));
     const { rows } = await pool.query<{ moved: string[] }>({
       name: 'switchboard_attempt_record',
-      text: RECORD,
+      text: RECORD_ATTEMPTS_SQL,
       values: [JSON.stringify(input)],
     });
     const moved = new Set(rows[0].moved);

@@ -1,0 +1,29 @@
+// What a bench reports to bench/run.ts, which writes bench/results.json. Every ratio is measured
+// against a baseline in the same run (alternating rounds, median of the per-round ratios), except
+// `events_per_s`, an absolute rate.
+export const RATIO_KEYS = [
+  'read_vs_health_1',
+  'read_vs_health_10',
+  'write_vs_health_10',
+  'events_per_s',
+  'drain_vs_bare_1',
+  'drain_vs_bare_10',
+  'drain_vs_bare_100',
+  'scale_read',
+  'scale_drain',
+] as const;
+
+export type RatioKey = (typeof RATIO_KEYS)[number];
+
+export interface BenchResult {
+  ratios: Partial<Record<RatioKey, number>>;
+  /** The figures the ratios come from (req/s, deliveries/s, latencies, memory). */
+  raw: Record<string, unknown>;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export const round = (n: number, digits = 3) => Number(n.toFixed(digits));

@@ -1,0 +1,273 @@
+// Every hot query plans onto an index, never a sequential scan, on a database where other tenants'
+// rows make the planner choose (thousands of rows, ANALYZEd). The statements are the code's own:
+// Prisma's are captured from the driver while the real domain functions run (so a changed query is
+// what gets planned), and the worker's raw SQL is imported. Each is planned with its real parameter
+// values (EXPLAIN, not executed); the worker's named statements, which PostgreSQL may switch to a
+// generic plan after five runs, are also planned generically.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOtherTenants, otherTenantId } from '@/scripts/lib/other-tenants';
+import { signAccessToken } from '@/server/auth/jwt';
+import { authenticate } from '@/server/auth/principal';
+import { db } from '@/server/db/client';
+import { RECORD_ATTEMPTS_SQL } from '@/server/delivery/worker/attempt-store';
+import { CLAIM_SQL, claimLeaseMs } from '@/server/delivery/worker/queue';
+import { createBooking } from '@/server/domain/bookings/create-booking';
+import { listBookings } from '@/server/domain/bookings/list-bookings';
+import { BookingListQuery } from '@/server/domain/bookings/schemas';
+import { type OperationContext, operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { createTenantWithAdmin } from '@/server/domain/tenants';
+import { createEndpoint } from '@/server/domain/webhooks/create-endpoint';
+import { listDeliveries } from '@/server/domain/webhooks/list-deliveries';
+import { listEvents } from '@/server/events/list-events';
+import { recordEvent } from '@/server/events/record';
+import { withIdempotency } from '@/server/http/idempotency';
+import { newId } from '@/server/lib/ids';
+
+interface Statement {
+  text: string;
+  values: unknown[];
+  /** Also plan it generically (a named statement of the worker). */
+  generic?: boolean;
+}
+
+// The driver's queries while `run` runs: what Prisma (through @prisma/adapter-pg) sends.
+let capturing: Statement[] | null = null;
+const originalQuery = pg.Client.prototype.query;
+// biome-ignore lint/suspicious/noExplicitAny: pg's overloaded signature
+(pg.Client.prototype as any).query = function (config: unknown, values: unknown, ...rest: unknown[]) {
+  if (capturing) {
+    if (typeof config === 'string')
+      capturing.push({ text: config, values: Array.isArray(values) ? values : [] });
+    else if (config && typeof config === 'object' && 'text' in config) {
+      const c = config as { text: string; values?: unknown[] };
+      capturing.push({ text: c.text, values: c.values ?? (Array.isArray(values) ? values : []) });
+    }
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: forwarded as received
+  return (originalQuery as any).call(this, config, values, ...rest);
+};
+
+async function captured(run: () => Promise<unknown>): Promise<Statement[]> {
+  capturing = [];
+  try {
+    await run();
+    return capturing.filter((s) => /^\s*(with|select|insert|update|delete)\b/i.test(s.text));
+  } finally {
+    capturing = null;
+  }
+}
+
+interface Scan {
+  node: string;
+  relation?: string;
+  index?: string;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function scansOf(node: PlanNode, out: Scan[] = []): Scan[] {
+  if (node['Relation Name'] || node['Index Name'] || /Scan/.test(node['Node Type'])) {
+    out.push({ node: node['Node Type'], relation: node['Relation Name'], index: node['Index Name'] });
+  }
+  for (const child of node.Plans ?? []) scansOf(child, out);
+  return out;
+}
+
+const INDEXED = new Set(['Index Scan', 'Index Only Scan', 'Bitmap Index Scan']);
+
+let explainer: pg.Client;
+async function plan(statement: Statement, generic = false): Promise<Scan[]> {
+  const options = generic ? 'GENERIC_PLAN, FORMAT JSON' : 'FORMAT JSON';
+  const { rows } = await explainer.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `explain (${options}) ${statement.text}`,
+    generic ? [] : statement.values,
+  );
+  return scansOf(rows[0]['QUERY PLAN'][0].Plan);
+}
+
+let ctx: OperationContext;
+let tenant: { tenantId: string; userId: string; apiKey: string };
+let endpointId: string;
+let deliveryId: string;
+
+beforeAll(async () => {
+  explainer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await explainer.connect();
+  // 1,000 other tenants: 2,000 endpoints, 5,000 events, 10,000 deliveries and ~9,900 attempts,
+  // 5,000 bookings, 2,000 idempotency keys, 1,000 API keys, users and memberships.
+  await loadOtherTenants(explainer, {
+    tenants: 1000,
+    endpointsPerTenant: 2,
+    eventsPerTenant: 5,
+    bookingsPerTenant: 5,
+    idempotencyKeysPerTenant: 2,
+    attempts: true,
+  });
+  tenant = await createTenantWithAdmin({
+    name: 'Planned',
+    adminEmail: 'plans@example.test',
+    adminPassword: 'plans password 1',
+  });
+  ctx = operationContext(tenant.tenantId, SYSTEM_ACTOR);
+  endpointId = (await createEndpoint(ctx, { url: 'http://127.0.0.1:9/hook', events: ['booking.*'] })).id;
+  for (let i = 0; i < 30; i++) {
+    await createBooking(ctx, {
+      customer: { name: `Customer ${i}` },
+      start_at: new Date(Date.UTC(2027, 0, 1, i)).toISOString(),
+      end_at: new Date(Date.UTC(2027, 0, 1, i, 30)).toISOString(),
+    } as never);
+  }
+  const [first] = await db().delivery.findMany({ where: { tenantId: tenant.tenantId }, take: 1 });
+  deliveryId = first.id;
+  await explainer.query('analyze');
+}, 120_000);
+
+afterAll(async () => {
+  await explainer?.end();
+});
+
+const cursorOf = (page: { next_cursor: string | null }) => page.next_cursor ?? undefined;
+
+// name → the statements of that hot path, as the code runs them.
+const HOT: [string, () => Promise<Statement[]>][] = [
+  [
+    'bookings of a tenant, first page and by cursor (GET /bookings)',
+    async () =>
+      captured(async () => {
+        const page = await listBookings(ctx, BookingListQuery.parse({ limit: 10 }));
+        await listBookings(ctx, BookingListQuery.parse({ limit: 10, cursor: cursorOf(page) }));
+      }),
+  ],
+  [
+    'deliveries of an endpoint by cursor (GET /webhooks/{id}/deliveries)',
+    async () =>
+      captured(async () => {
+        const page = await listDeliveries(ctx, { endpointId, limit: 10 });
+        await listDeliveries(ctx, { endpointId, limit: 10, cursor: cursorOf(page) });
+      }),
+  ],
+  [
+    'events of a tenant by cursor (GET /events)',
+    async () =>
+      captured(async () => {
+        const page = await listEvents(ctx, { limit: 10 });
+        await listEvents(ctx, { limit: 10, cursor: cursorOf(page) });
+      }),
+  ],
+  [
+    "the outbox's active endpoints of a tenant (every write that emits an event)",
+    async () =>
+      captured(() =>
+        ctx.db.$transaction((tx) =>
+          recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.confirmed', object: { id: 'bkg_x' } }),
+        ),
+      ),
+  ],
+  [
+    "the worker's claim of due deliveries (worker/queue.ts CLAIM_SQL)",
+    async () => [{ text: CLAIM_SQL, values: [30, claimLeaseMs(10_000)], generic: true }],
+  ],
+  [
+    "the worker's attempt records (worker/attempt-store.ts RECORD_ATTEMPTS_SQL)",
+    async () => [
+      {
+        text: RECORD_ATTEMPTS_SQL,
+        values: [
+          JSON.stringify([
+            {
+              id: newId('deliveryAttempt'),
+              tenant_id: tenant.tenantId,
+              delivery_id: deliveryId,
+              attempt_number: 1,
+              started_at: new Date().toISOString(),
+              succeeded: true,
+              response_status: 200,
+              latency_ms: 3,
+              response_excerpt: '',
+              error: null,
+              status: 'succeeded',
+              next_attempt_at: null,
+            },
+          ]),
+        ],
+        generic: true,
+      },
+    ],
+  ],
+  [
+    'API key by prefix (every API-key request)',
+    async () => captured(() => authenticate(`Bearer ${tenant.apiKey}`)),
+  ],
+  [
+    'membership of an access token (every access-token request)',
+    async () => {
+      const token = await signAccessToken({
+        userId: tenant.userId,
+        tenantId: tenant.tenantId,
+        role: 'admin',
+      });
+      return captured(() => authenticate(`Bearer ${token}`));
+    },
+  ],
+  [
+    'Idempotency-Key claim and replay (POST with Idempotency-Key)',
+    async () =>
+      captured(async () => {
+        const input = {
+          db: ctx.db,
+          tenantId: tenant.tenantId,
+          credential: 'api_key:x',
+          secretResponse: false,
+          key: 'plan-key',
+          method: 'POST',
+          path: '/bookings',
+          rawBody: '{}',
+        };
+        const run = async () => ({ status: 201, body: { ok: true } });
+        await withIdempotency(input, run);
+        await withIdempotency(input, run); // the replay reads the stored answer
+      }),
+  ],
+];
+
+describe('hot queries use indexes, never a sequential scan', () => {
+  it('has rows of other tenants to choose between', async () => {
+    const { rows } = await explainer.query<{ n: number }>(
+      `select count(*)::int as n from deliveries where tenant_id <> $1::uuid`,
+      [tenant.tenantId],
+    );
+    expect(rows[0].n).toBe(10_000);
+    expect(otherTenantId(1)).not.toBe(tenant.tenantId);
+  });
+
+  it.each(HOT)('%s', async (name, statementsOf) => {
+    const statements = await statementsOf();
+    expect(statements.length).toBeGreaterThan(0);
+    const scans: Scan[] = [];
+    for (const statement of statements) {
+      const plans = [await plan(statement)];
+      if (statement.generic) plans.push(await plan(statement, true));
+      for (const found of plans) {
+        const seq = found.filter((s) => s.node === 'Seq Scan');
+        expect(seq, `sequential scan in:\n${statement.text}\n${JSON.stringify(found)}`).toEqual([]);
+        scans.push(...found);
+      }
+    }
+    expect(
+      scans.some((s) => INDEXED.has(s.node)),
+      JSON.stringify(scans),
+    ).toBe(true);
+    // SHOW_PLANS=1 prints what each hot path scans.
+    if (process.env.SHOW_PLANS)
+      console.log(
+        name,
+        scans.map((s) => [s.node, s.relation, s.index].join(' ')),
+      );
+  });
+});
