@@ -20,6 +20,7 @@ import { createTenantWithAdmin } from '@/server/domain/tenants';
 import { createEndpoint } from '@/server/domain/webhooks/create-endpoint';
 import { listDeliveries } from '@/server/domain/webhooks/list-deliveries';
 import { listEvents } from '@/server/events/list-events';
+import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
@@ -165,7 +166,11 @@ const HOT: [string, () => Promise<Statement[]>][] = [
     async () =>
       captured(() =>
         ctx.db.$transaction((tx) =>
-          recordEvent(tx, { tenantId: tenant.tenantId, type: 'booking.confirmed', object: { id: 'bkg_x' } }),
+          recordEvent(tx, {
+            tenantId: tenant.tenantId,
+            type: 'booking.confirmed',
+            object: { ...exampleObject('booking.confirmed'), id: 'bkg_x' },
+          }),
         ),
       ),
   ],
