@@ -138,6 +138,7 @@ const REST: Record<string, RestCase> = {
   deleteWebhookEndpoint: { id: 'endpoint' },
   rotateWebhookSecret: { id: 'endpoint' },
   sendWebhookTestEvent: { id: 'endpoint' },
+  verifyWebhookReceiver: { id: 'endpoint' },
   listWebhookDeliveries: { id: 'endpoint' },
 
   listDeliveries: {},
@@ -191,6 +192,7 @@ const TRPC: Record<string, TrpcCase> = {
   'webhooks.delete': { admin: true, input: (ids) => ({ id: ids.endpoint }), byId: 'endpoint' },
   'webhooks.rotateSecret': { admin: true, input: (ids) => ({ id: ids.endpoint }), byId: 'endpoint' },
   'webhooks.sendTest': { admin: true, input: (ids) => ({ id: ids.endpoint }), byId: 'endpoint' },
+  'webhooks.verifyReceiver': { admin: true, input: (ids) => ({ id: ids.endpoint }), byId: 'endpoint' },
   'webhooks.deliveries': { admin: true, input: (ids) => ({ endpointId: ids.endpoint }), byId: 'endpoint' },
   'webhooks.delivery': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
   'webhooks.resend': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
