@@ -52,7 +52,7 @@ export async function seedDemoTenant(say: (line: string) => void, port: number):
     `Sign in at http://localhost:${port}/login as ${DEMO.adminEmail} / ${DEMO.adminPassword} (agent: ` +
       `${DEMO.agentEmail} / ${DEMO.agentPassword})`,
   );
-  say(`API: X-Tenant-ID: ${tenantId}; docs at http://localhost:${port}/api/v1/openapi.json`);
+  say(`API: X-Tenant-ID: ${tenantId}; reference at http://localhost:${port}/docs`);
 }
 
 /**
