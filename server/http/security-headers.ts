@@ -4,7 +4,7 @@
 // HSTS only in production: browsers ignore it over http, and a developer's localhost must not keep it.
 import headers from './security-headers.json';
 
-export function securityHeaders(production = process.env.NODE_ENV === 'production'): Record<string, string> {
+function securityHeaders(production = process.env.NODE_ENV === 'production'): Record<string, string> {
   return production ? { ...headers.always, ...headers.production } : { ...headers.always };
 }
 

@@ -54,16 +54,6 @@ function inspect(value: unknown): Findings {
   return found;
 }
 
-/** Where the first NUL sits in a JSON-like value (a string, or an object key or value), else null. */
-export function findNul(value: unknown): string | null {
-  return inspect(value).nul;
-}
-
-/** Where the first reserved object key sits in a JSON-like value, else null. */
-export function findReservedKey(value: unknown): string | null {
-  return inspect(value).reserved;
-}
-
 /** 422 validation_failed when objects and arrays nest deeper than MAX_NESTING. */
 export function assertNestingWithinLimit(value: unknown): void {
   const tooDeep = inspect(value).tooDeep;

@@ -93,6 +93,6 @@ export function authOptions(): NextAuthOptions {
 }
 
 /** The dashboard's public URL (AUTH_URL; the launcher sets NEXTAUTH_URL from it). */
-export function dashboardUrl(): URL {
+function dashboardUrl(): URL {
   return new URL(settings().AUTH_URL ?? process.env.NEXTAUTH_URL ?? 'http://localhost:3000');
 }
