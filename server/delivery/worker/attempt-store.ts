@@ -1,9 +1,10 @@
 // The worker's attempt records. Records that arrive while one is being written go together in the
 // next statement: one commit and one WAL flush for all of them (group commit, done by the caller).
 // The statement runs on the worker's own `pg` pool as a named statement (parsed and planned once
-// per connection). Each record keeps its own rules: the attempt row is unique per (delivery,
+// per connection; unnamed behind a transaction-mode pooler). Each record keeps its own rules: the attempt row is unique per (delivery,
 // number), and only a new row moves its still-pending delivery (ending the worker's claim on it).
 import type pg from 'pg';
+import { statementName } from '@/server/db/pool';
 import type { AttemptRecord } from '@/server/delivery/attempt';
 
 export const RECORD_ATTEMPTS_SQL = `with input as (
@@ -53,7 +54,7 @@ export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) =
       next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
     }));
     const { rows } = await pool.query<{ moved: string[] }>({
-      name: 'switchboard_attempt_record',
+      name: statementName('switchboard_attempt_record'),
       text: RECORD_ATTEMPTS_SQL,
       values: [JSON.stringify(input)],
     });
