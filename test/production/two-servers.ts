@@ -23,7 +23,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-two-servers-'));
 const database = await ensureEmbeddedDatabase(dataDir);
 // Every 9th first attempt is refused, so retries (and their waits) are part of what is shared.
 const receiver = await startReceiver((index) =>
-  index % 9 === 4 ? { status: 503, body: 'busy' } : { status: 200, body: 'ok', delayMs: index % 5 },
+  index % 9 === 4 ? { status: 503, body: 'busy' } : { status: 200, body: 'ok', delayMs: (index % 5) * 20 },
 );
 const servers: BenchServer[] = [];
 let failed = false;
@@ -68,12 +68,19 @@ try {
   const endpoint = await post(survivor, '/webhooks', { url: receiver.url, events: ['booking.*'] });
   if (endpoint.status !== 201) throw new Error(`POST /webhooks answered ${endpoint.status}`);
 
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
   let killedAt = 0;
+  let claimsAtKill = 0;
   let created = 0;
   for (let i = 0; i < BOOKINGS; i += 4) {
     if (!killedAt && i >= BOOKINGS / 3) {
       process.kill(-doomed.pid, 'SIGKILL');
       killedAt = Date.now();
+      const { rows } = await db.query<{ n: number }>(
+        `select count(*)::int as n from deliveries where status = 'pending' and locked_until > now()`,
+      );
+      claimsAtKill = rows[0].n;
     }
     const batch = await Promise.all(
       [0, 1, 2, 3].map((j) =>
@@ -90,8 +97,6 @@ try {
     }
   }
 
-  const db = new pg.Client({ connectionString: database.url });
-  await db.connect();
   const deadline = Date.now() + DRAIN_DEADLINE_MS;
   let statuses: Record<string, number> = {};
   for (;;) {
@@ -134,7 +139,8 @@ try {
     throw new Error(`attempts sent twice by live servers: ${unexplained.map(([k]) => k).join(', ')}`);
   console.log(
     `two servers: ${created} bookings, ${receiver.received.length} requests for ${arrivals.size} attempts, ` +
-      `all ${created} deliveries succeeded after one server was SIGKILLed; ` +
+      `all ${created} deliveries succeeded after one server was SIGKILLed holding up to ${claimsAtKill} ` +
+      `claim(s); ` +
       `${repeated.length} attempt(s) the killed server had in flight were sent again by the survivor`,
   );
 } catch (error) {
