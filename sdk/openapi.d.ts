@@ -384,9 +384,29 @@ export interface paths {
         put?: never;
         /**
          * Send a message to the contact
-         * @description Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses, times out (10 s) or no sender is configured. Later delivery and read receipts move it forward.
+         * @description Exactly one of `text`, `template` (an approved WhatsApp template, allowed at any time) or `media` (an https `link` WhatsApp fetches). On WhatsApp, `text` and `media` need the customer service window open (`window_expires_at` in the future): otherwise 422 outside_customer_service_window, and nothing is stored or sent. Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses (Meta’s 131047 "re-engagement" refusal also closes the window), times out (10 s) or no sender is configured. When Meta answers with its rate limit (130429) the message stays queued and is sent again after 2 s, 4 s, … 512 s; only then does it fail. Later delivery and read receipts move it forward.
          */
         post: operations["sendConversationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/messages/{message_id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an inbound message's file
+         * @description Streams the image, video, audio, document or sticker of an inbound WhatsApp message, fetched from the Graph API with the channel's token at the moment of the request (the token is never exposed). Content-Type is the file’s; images, audio and video are sent `inline`, anything else as an `attachment`, always under a sandboxing Content-Security-Policy. A message without a file gets 404; a file Meta does not hand over, or one larger than WHATSAPP_MEDIA_MAX_BYTES (default 100 MB), gets 502 media_unavailable.
+         */
+        get: operations["getMessageMedia"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -972,6 +992,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "conversation.window.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WhatsApp’s customer service window closes within WHATSAPP_WINDOW_WARNING (default 1 h); once per window
+         * @description Sent to every active endpoint subscribed to conversation.window.expiring (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["conversationWindowExpiringEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.handoff.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation has waited in the hand-off queue longer than HANDOFF_SLA (default 15 min)
+         * @description Sent to every active endpoint subscribed to conversation.handoff.overdue (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["conversationHandoffOverdueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "booking.created": {
         parameters: {
             query?: never;
@@ -1220,6 +1280,11 @@ export interface components {
             last_message_at: string | null;
             /**
              * Format: date-time
+             * @description WhatsApp: when the customer service window closes (24 h after the last inbound message); null when it never opened, and always null on other channels. Outside it only templates may be sent.
+             */
+            window_expires_at: string | null;
+            /**
+             * Format: date-time
              * @description RFC 3339 UTC timestamp
              */
             created_at: string;
@@ -1254,7 +1319,33 @@ export interface components {
             conversation_id: string;
             /** @enum {string} */
             direction: "inbound" | "outbound";
+            /**
+             * @description WhatsApp message type: text, template, image, document, audio, video, sticker, location, contacts, interactive, button, reaction, order, system, unsupported…
+             * @example text
+             */
+            type: string;
+            /** @description The text, or a readable rendering of other kinds (caption, button title, place…) */
             text: string;
+            template: {
+                name: string;
+                /** @example en_US */
+                language: string;
+                components?: ({
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } | null;
+            media: {
+                type: string;
+                /** @description Inbound: the WhatsApp media id (GET …/messages/{message_id}/media streams the file) */
+                id?: string;
+                /** @description Outbound: the https link WhatsApp fetched */
+                link?: string;
+                mime_type?: string;
+                caption?: string;
+                filename?: string;
+            } | null;
             /** @enum {string} */
             status: "received" | "queued" | "sent" | "delivered" | "read" | "failed";
             /** @description The provider’s message id (WhatsApp wamid) */
@@ -1391,6 +1482,44 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "conversation.resolved";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Conversation"];
+            };
+        };
+        /** @description The conversation.window.expiring envelope */
+        ConversationWindowExpiringEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "conversation.window.expiring";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Conversation"];
+            };
+        };
+        /** @description The conversation.handoff.overdue envelope */
+        ConversationHandoffOverdueEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "conversation.handoff.overdue";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -1906,8 +2035,29 @@ export interface components {
             next_cursor: string | null;
         };
         SendMessageRequest: {
-            /** @description Plain text, at most 4096 characters (WhatsApp’s limit) */
-            text: string;
+            /** @description Plain text, at most 4096 characters (WhatsApp’s limit); only inside the window */
+            text?: string;
+            /** @description An approved template: allowed at any time */
+            template?: {
+                name: string;
+                /** @example en_US */
+                language: string;
+                components?: ({
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            /** @description A file WhatsApp fetches from `link`; only inside the window */
+            media?: {
+                /** @enum {string} */
+                type: "image" | "document" | "audio" | "video";
+                /** Format: uri */
+                link: string;
+                caption?: string;
+                /** @description Documents only */
+                filename?: string;
+            };
         };
         HandoffRequest: {
             reason: string;
@@ -2045,7 +2195,7 @@ export interface components {
             /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2204,7 +2354,7 @@ export interface components {
         };
         EventType: {
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
             description: string;
             /** @description JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; self-contained, so a receiver can validate a delivery body with any JSON Schema validator */
             schema: {
@@ -4353,7 +4503,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The message (sent or failed) */
+            /** @description The message (sent, failed, or queued for a retry) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4436,6 +4586,86 @@ export interface operations {
             };
             /** @description internal_error (request_id only, never internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMessageMedia: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6156,7 +6386,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
                 /** @description Only events recorded after this one, oldest first (for polling: pass the last id you got). Not with cursor; next_cursor is then always null. */
                 after?: string;
             };
@@ -6382,6 +6612,7 @@ export interface operations {
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -6442,7 +6673,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "inbound",
+                 *           "type": "text",
                  *           "text": "Hi, can I move my appointment?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "received",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6506,7 +6740,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "sent",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6570,7 +6807,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "delivered",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6634,7 +6874,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "read",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6698,7 +6941,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "failed",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": "The channel refused the message",
@@ -6772,6 +7018,7 @@ export interface operations {
                  *           "handoff_reason": "Customer asked for a person",
                  *           "handoff_summary": "Wants to move Tuesday’s appointment",
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -6842,6 +7089,7 @@ export interface operations {
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -6912,6 +7160,7 @@ export interface operations {
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -6919,6 +7168,148 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ConversationResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationWindowExpiringEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "conversation.window.expiring",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "channel": "whatsapp",
+                 *           "channel_id": "chn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "contact": {
+                 *             "name": "Ada Lovelace",
+                 *             "phone": "34600111222"
+                 *           },
+                 *           "status": "open",
+                 *           "handled_by": "ai",
+                 *           "assignee_id": null,
+                 *           "handoff_reason": null,
+                 *           "handoff_summary": null,
+                 *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConversationWindowExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationHandoffOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "conversation.handoff.overdue",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "channel": "whatsapp",
+                 *           "channel_id": "chn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "contact": {
+                 *             "name": "Ada Lovelace",
+                 *             "phone": "34600111222"
+                 *           },
+                 *           "status": "pending_human",
+                 *           "handled_by": "human",
+                 *           "assignee_id": null,
+                 *           "handoff_reason": "Customer asked for a person",
+                 *           "handoff_summary": "Wants to move Tuesday’s appointment",
+                 *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConversationHandoffOverdueEvent"];
             };
         };
         responses: {

@@ -49,6 +49,7 @@ const KINDS = [
   'booking',
   'payment',
   'conversation',
+  'message',
   'channel',
   'endpoint',
   'delivery',
@@ -117,6 +118,8 @@ const REST: Record<string, RestCase> = {
   getConversation: { id: 'conversation' },
   listConversationMessages: { id: 'conversation' },
   sendConversationMessage: { id: 'conversation', body: () => ({ text: 'matrix' }) },
+  // {message_id} is filled with the caller's own message; (b) also tries B's message in A's conversation.
+  getMessageMedia: { id: 'conversation' },
   handoffConversation: { id: 'conversation', body: () => ({ reason: 'matrix' }) },
   assignConversation: {
     id: 'conversation',
@@ -206,6 +209,11 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
   const booking = await givenBooking(t.admin);
   const payment = await givenPayment(t.admin);
   const conversation = await givenConversation(t.admin);
+  // A web conversation has no sender: the message is stored (failed), which is all the matrix needs.
+  const message = await t.admin('POST', `/conversations/${conversation.id}/messages`, {
+    body: { text: 'hi' },
+  });
+  expect(message.status, message.text).toBe(201);
   const channel = await givenChannel(t.admin, number);
   const endpoint = await givenEndpoint(t.admin, 'http://127.0.0.1:9/hook');
   const test = await t.admin('POST', `/webhooks/${endpoint.id}/test`);
@@ -216,6 +224,7 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
     booking: booking.id,
     payment: payment.id,
     conversation: conversation.id,
+    message: message.body.id,
     channel: channel.id,
     endpoint: endpoint.id,
     delivery: test.body.delivery.id,
@@ -254,8 +263,8 @@ let foreignIdList: string[];
 let bAgent: Api;
 let cases = 0;
 
-function pathOf(route: AnyRoute, id: string | undefined): string {
-  return route.path.replace('{id}', id ?? 'missing');
+function pathOf(route: AnyRoute, id: string | undefined, messageId = ownIds.message): string {
+  return route.path.replace('{id}', id ?? 'missing').replace('{message_id}', messageId);
 }
 
 function noForeignIds(text: string, where: string) {
@@ -296,7 +305,10 @@ describe('isolation matrix', () => {
       expect(Boolean(row.id), `${route.operationId}: an id kind iff the path has {id}`).toBe(
         route.path.includes('{id}'),
       );
-      expect(route.path.replace('{id}', ''), `${route.operationId}: only {id} is filled`).not.toMatch(/\{/);
+      expect(
+        route.path.replace('{id}', '').replace('{message_id}', ''),
+        `${route.operationId}: only {id} and {message_id} are filled`,
+      ).not.toMatch(/\{/);
     }
     const names = Object.keys(procedures);
     expect(
@@ -352,6 +364,13 @@ describe('isolation matrix', () => {
             ]);
             noForeignIds(res.text, where);
           }
+        }
+        if (route.path.includes('{message_id}')) {
+          const res = await api(route.method, pathOf(route, ownIds.conversation, foreignIds.message));
+          cases++;
+          const where = `${route.operationId} with B's message in A's conversation as ${who}`;
+          expect([res.status, res.body?.code], where).toEqual([404, 'not_found']);
+          noForeignIds(res.text, where);
         }
         const foreign = row.foreignInput;
         if (foreign) {

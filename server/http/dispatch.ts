@@ -86,6 +86,8 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
 function toResponse(result: ApiResult, requestId: string): Response {
   const headers = { 'X-Request-Id': requestId, ...result.headers };
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  if (result.body instanceof ReadableStream)
+    return new Response(result.body, { status: result.status, headers });
   // A route that names a text type sends its string as is (the WhatsApp verification echo).
   if (typeof result.body === 'string' && result.headers?.['Content-Type']?.startsWith('text/')) {
     return new Response(result.body, { status: result.status, headers });

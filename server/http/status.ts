@@ -14,6 +14,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   validation_failed: 422,
   url_not_allowed: 422,
   channel_verification_failed: 422,
+  outside_customer_service_window: 422,
+  media_unavailable: 502,
   unauthenticated: 401,
   token_expired: 401,
   invalid_credentials: 401,
