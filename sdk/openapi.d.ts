@@ -1275,6 +1275,16 @@ export interface components {
             handoff_summary: string | null;
             /**
              * Format: date-time
+             * @description When it last joined the hand-off queue
+             */
+            handoff_requested_at: string | null;
+            /**
+             * Format: date-time
+             * @description When that hand-off was found waiting longer than HANDOFF_SLA (conversation.handoff.overdue)
+             */
+            handoff_overdue_at: string | null;
+            /**
+             * Format: date-time
              * @description RFC 3339 UTC timestamp
              */
             last_message_at: string | null;
@@ -6611,6 +6621,8 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
                  *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
@@ -7017,6 +7029,8 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": "Customer asked for a person",
                  *           "handoff_summary": "Wants to move Tuesday’s appointment",
+                 *           "handoff_requested_at": "2026-01-15T09:30:00.000Z",
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
                  *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
@@ -7088,6 +7102,8 @@ export interface operations {
                  *           "assignee_id": "usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
                  *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
@@ -7159,6 +7175,8 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
                  *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
@@ -7230,6 +7248,8 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
                  *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
@@ -7301,6 +7321,8 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": "Customer asked for a person",
                  *           "handoff_summary": "Wants to move Tuesday’s appointment",
+                 *           "handoff_requested_at": "2026-01-15T09:30:00.000Z",
+                 *           "handoff_overdue_at": "2026-01-15T09:45:00.000Z",
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
                  *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",

@@ -24,7 +24,7 @@ export interface FakeGraph {
   close(): Promise<void>;
 }
 
-export async function startFakeGraph(): Promise<FakeGraph> {
+export async function startFakeGraph(port = 0): Promise<FakeGraph> {
   const requests: GraphRequest[] = [];
   const failures = new Map<string, { status: number; body: unknown; times: number }>();
   const media = new Map<string, { bytes: Buffer; mimeType: string; token: string; length?: boolean }>();
@@ -66,11 +66,11 @@ export async function startFakeGraph(): Promise<FakeGraph> {
           res.end(JSON.stringify({ error: { message: 'Unsupported get request', code: 100 } }));
           return;
         }
-        const { port } = server.address() as AddressInfo;
+        const own = (server.address() as AddressInfo).port;
         res.end(
           JSON.stringify({
             id: number[1],
-            url: `http://127.0.0.1:${port}/files/${number[1]}`,
+            url: `http://127.0.0.1:${own}/files/${number[1]}`,
             mime_type: mediaFile.mimeType,
             file_size: mediaFile.bytes.length,
             messaging_product: 'whatsapp',
@@ -117,10 +117,9 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${port}/v21.0`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v21.0`,
     requests,
     failFor: (id, status, body, times = Number.POSITIVE_INFINITY) =>
       failures.set(id, { status, body, times }),

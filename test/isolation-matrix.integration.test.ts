@@ -177,6 +177,12 @@ const TRPC: Record<string, TrpcCase> = {
     input: (ids) => ({ id: ids.conversation }),
     byId: 'conversation',
   },
+  'conversations.get': { admin: false, input: (ids) => ({ id: ids.conversation }), byId: 'conversation' },
+  'conversations.send': {
+    admin: false,
+    input: (ids) => ({ id: ids.conversation, message: { text: 'matrix' } }),
+    byId: 'conversation',
+  },
   'conversations.assignToMe': {
     admin: false,
     input: (ids) => ({ id: ids.conversation }),

@@ -17,6 +17,7 @@ import {
   SendMessageInput,
 } from '@/server/domain/conversations/schemas';
 import { sendMessage } from '@/server/domain/conversations/send-message';
+import { mediaHeaders } from '@/server/http/media-response';
 import { json, tenantRoute } from '@/server/http/route';
 import { ListQuery } from '@/server/lib/schemas';
 
@@ -96,18 +97,7 @@ export const conversationRoutes = [
     errors: [502],
     handler: async ({ ctx, params }) => {
       const file = await openMessageMedia(ctx, { conversationId: params.id, messageId: params.message_id });
-      const name = file.filename ? `; filename*=UTF-8''${encodeURIComponent(file.filename)}` : '';
-      return {
-        status: 200 as const,
-        body: file.stream,
-        headers: {
-          'Content-Type': file.mimeType,
-          'Content-Disposition': `${file.inline ? 'inline' : 'attachment'}${name}`,
-          'Content-Security-Policy': "sandbox; default-src 'none'",
-          'Cache-Control': 'private, max-age=300',
-          ...(file.size !== null ? { 'Content-Length': String(file.size) } : {}),
-        },
-      };
+      return { status: 200 as const, body: file.stream, headers: mediaHeaders(file) };
     },
   }),
   tenantRoute({

@@ -21,6 +21,11 @@ export const Conversation = z.object({
     .nullable()
     .meta({ description: 'Why the AI handed over (kept after assignment)' }),
   handoff_summary: z.string().nullable(),
+  handoff_requested_at: Timestamp.nullable().meta({ description: 'When it last joined the hand-off queue' }),
+  handoff_overdue_at: Timestamp.nullable().meta({
+    description:
+      'When that hand-off was found waiting longer than HANDOFF_SLA (conversation.handoff.overdue)',
+  }),
   last_message_at: Timestamp.nullable(),
   window_expires_at: Timestamp.nullable().meta({
     description:

@@ -18,6 +18,8 @@ export function serializeConversation(c: Conversation) {
     assignee_id: c.assigneeId,
     handoff_reason: c.handoffReason,
     handoff_summary: c.handoffSummary,
+    handoff_requested_at: c.handoffAt?.toISOString() ?? null,
+    handoff_overdue_at: c.handoffOverdueAt?.toISOString() ?? null,
     last_message_at: c.lastMessageAt?.toISOString() ?? null,
     window_expires_at: c.windowExpiresAt?.toISOString() ?? null,
     created_at: c.createdAt.toISOString(),
