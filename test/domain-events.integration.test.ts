@@ -4,7 +4,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
+import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { bookingBody, givenChannel, givenEndpoint } from './builders';
@@ -120,6 +122,16 @@ describe('event delivery for bookings, payments and conversations', () => {
       .data;
     expect(afterRead.status).toBe('read');
     expected.set('conversation.message.read', afterRead);
+    // The timers (a periodic job): the window nears its end, then a hand-off waits too long.
+    await forTenant(t.tenantId).conversation.update({
+      where: { id: conversation.id },
+      data: { windowExpiresAt: new Date(Date.now() + 10 * 60_000) },
+    });
+    await recordConversationTimers();
+    expected.set(
+      'conversation.window.expiring',
+      (await t.agent('GET', `/conversations/${conversation.id}`)).body,
+    );
     expected.set(
       'conversation.handoff.requested',
       (
@@ -127,6 +139,11 @@ describe('event delivery for bookings, payments and conversations', () => {
           body: { reason: 'wants a person' },
         })
       ).body,
+    );
+    await recordConversationTimers(new Date(Date.now() + 60 * 60_000));
+    expected.set(
+      'conversation.handoff.overdue',
+      (await t.agent('GET', `/conversations/${conversation.id}`)).body,
     );
     expected.set(
       'conversation.assigned',

@@ -177,7 +177,7 @@ describe('events API', () => {
     const types = res.body.data.map((e: { type: string }) => e.type);
     expect(types).toContain('booking.confirmed');
     expect(types).toContain('webhook.test');
-    expect(types).toHaveLength(19);
+    expect(types).toHaveLength(21);
   });
 
   it('lists and reads recorded events as envelopes', async () => {
