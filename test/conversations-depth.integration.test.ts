@@ -1,6 +1,6 @@
 // CONTRACT §13 against a stand-in for the Graph API: the customer service window, templates and
 // media out, Meta's 131047 and 130429 answers, every inbound kind, the media route, and the timers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
@@ -10,27 +10,18 @@ import { sendScheduledMessages } from '@/server/domain/conversations/send-schedu
 import { hubSignature } from '@/server/whatsapp/signature';
 import { givenChannel } from './builders';
 import { eventsOf, expectProblemCode } from './domain-fixtures';
-import { type FakeGraph, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
-import { apiSuite } from './harness';
+import { textMessage, whatsappPayload } from './fake-graph';
+import { apiSuite, fakeGraphSuite } from './harness';
 
 const APP_SECRET = 'test-whatsapp-app-secret-depth';
 const TOKEN = 'token-depth-A';
 const HOUR = 3_600_000;
 
-let graph: FakeGraph;
 let number: string;
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now()}${++seq}`;
 
-beforeAll(async () => {
-  graph = await startFakeGraph();
-  Object.assign(process.env, { WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_APP_SECRET: APP_SECRET });
-  resetSettingsCache();
-});
-afterAll(async () => {
-  await graph.close();
-  resetSettingsCache();
-});
+const graph = fakeGraphSuite({ WHATSAPP_APP_SECRET: APP_SECRET });
 const { api, tenant } = apiSuite({ agent: true });
 beforeAll(async () => {
   number = String(200_000_000 + Math.floor(Math.random() * 1e8));
