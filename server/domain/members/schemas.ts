@@ -7,8 +7,8 @@ export const Role = z.enum(['admin', 'agent']);
 /** The password rule everywhere a person chooses one (CLI, invitation, reset): 8..1024 characters. */
 export const NewPassword = z
   .string()
-  .min(8, 'Must be at least 8 characters')
-  .max(1024, 'Must be at most 1024 characters');
+  .min(8, 'must be at least 8 characters')
+  .max(1024, 'must be at most 1024 characters');
 
 export const Member = z.object({
   user_id: z.string().meta({ example: 'usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),

@@ -133,12 +133,12 @@ export function AuditLogView() {
                   <Td>
                     <Code>{e.action}</Code>
                   </Td>
-                  <Td className="break-all">
+                  <Td className="[overflow-wrap:anywhere]">
                     {e.actor.type === 'user'
                       ? (names.get(e.actor.id) ?? e.actor.id)
                       : `API key ${e.actor.id}`}
                   </Td>
-                  <Td className="break-all">
+                  <Td className="[overflow-wrap:anywhere]">
                     <span className="text-muted">{e.target.type}</span>{' '}
                     {e.target.type === 'user' ? (names.get(e.target.id) ?? e.target.id) : e.target.id}
                   </Td>

@@ -15,7 +15,6 @@ import {
   Input,
   Notice,
   PageHeader,
-  SectionHeader,
   Select,
   Table,
   TableCaption,
@@ -153,7 +152,7 @@ export function TeamView() {
                 <Tr key={m.user_id} data-testid={`member-${m.email}`}>
                   <Td>
                     {m.name}
-                    <div className="text-sm break-all text-muted">{m.email}</div>
+                    <div className="text-sm [overflow-wrap:anywhere] text-muted">{m.email}</div>
                   </Td>
                   <Td>
                     <Select
@@ -200,7 +199,7 @@ export function TeamView() {
         )}
       </QueryState>
 
-      <SectionHeader title="Pending invitations" className="mt-8" />
+      <div className="mt-8" />
       <QueryState
         query={invitations}
         rows={invitations.data?.data}
@@ -213,7 +212,7 @@ export function TeamView() {
             <TBody>
               {rows.map((i) => (
                 <Tr key={i.id} data-testid={`invitation-${i.email}`}>
-                  <Td className="break-all">{i.email}</Td>
+                  <Td className="[overflow-wrap:anywhere]">{i.email}</Td>
                   <Td>{i.role}</Td>
                   <Td>
                     <Time value={i.expires_at} />
