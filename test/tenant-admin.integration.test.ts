@@ -386,6 +386,23 @@ describe('invitations', () => {
     expect(list.body.data[0]).not.toHaveProperty('url');
   });
 
+  it('an Idempotency-Key replays the link only to the credential that created it', async () => {
+    const headers = { 'Idempotency-Key': `invite-${Date.now()}` };
+    const body = { email: 'replayed@example.test', role: 'agent' };
+    const first = await t.admin('POST', '/invitations', { body, headers });
+    const again = await t.admin('POST', '/invitations', { body, headers });
+    expect([again.status, again.body.url]).toEqual([201, first.body.url]);
+    const person = await t.as('admin');
+    const other = await person('POST', '/invitations', { body, headers });
+    expect([other.status, other.body.code]).toEqual([409, 'idempotency_key_reused']);
+    const { rows } = await pgPool().query('select response_body from idempotency_keys where key = $1', [
+      headers['Idempotency-Key'],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(tokenOf(first.body.url));
+    const pending = await t.admin('GET', '/invitations?limit=100');
+    expect(pending.body.data.filter((i: { email: string }) => i.email === body.email)).toHaveLength(1);
+  });
+
   it('refuses an email that is already a member (409 already_member)', async () => {
     const res = await t.admin('POST', '/invitations', {
       body: { email: t.adminEmail.toUpperCase(), role: 'admin' },
