@@ -793,6 +793,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of the tenant
+         * @description Everyone in the tenant with their role, in the order they joined (all of them: no pages). Requires role admin.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from the tenant (`{id}` is the user id)
+         * @description Removing the tenant's last admin is refused with 409 last_admin. The person's refresh tokens for this tenant stop working at once, their access tokens on their next request, and their dashboard loses the tenant at once (its sessions end when they belong to no other tenant). The user record stays: it may belong to other tenants. Recorded as member.removed. Requires role admin.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (`{id}` is the user id)
+         * @description Takes effect on the next request of that person (access tokens re-read the membership). Demoting the tenant's last admin is refused with 409 last_admin; two admins demoting each other at the same time are serialised, so the tenant always keeps one. Recorded as member.role_changed. Requires role admin.
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/api/v1/members/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a one-time password reset link for a member
+         * @description The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in the dashboard, where a new password is set; that ends every session of the person. Pass it on yourself (no e-mail is sent). A person who also belongs to another tenant is refused with 403: their password guards that tenant too. Recorded as member.password_reset (the link's use as member.password_changed). Requires role admin.
+         */
+        post: operations["createPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations (never their link)
+         * @description Requires role admin.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by a one-time link
+         * @description The url opens /invite/<token> in the dashboard (valid 7 days, usable once; only a hash of the token is stored; shown only in this answer). A new person sets their name and password there, an existing user signs in with theirs; either way the membership is added with this role and they are signed in. An email that is already a member gets 409 already_member. Recorded as member.invited (the use as member.joined). Requires role admin.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation
+         * @description Its link stops working at once. Recorded as invitation.revoked. Requires role admin.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what: keys, webhook endpoints, channels, members, invitations, secrets
+         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations and secrets is recorded in the same transaction as the change: a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Requires role admin.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -2376,6 +2504,108 @@ export interface components {
         EventList: {
             data: components["schemas"]["Event"][];
             next_cursor: string | null;
+        };
+        /** @description Every member of the tenant, in the order they joined */
+        MemberList: {
+            data: components["schemas"]["Member"][];
+        };
+        Member: {
+            /** @example usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            user_id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+            /**
+             * Format: date-time
+             * @description When the person joined this tenant
+             */
+            created_at: string;
+        };
+        ChangeMemberRoleRequest: {
+            /** @enum {string} */
+            role: "admin" | "agent";
+        };
+        PasswordResetLink: {
+            /** @description The one-time link to /reset-password/<token> in the dashboard; shown only in this response */
+            url: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        InvitationWithLink: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+            /** @description The one-time link to /invite/<token> in the dashboard; shown only in this response */
+            url: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        CreateInvitationRequest: {
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+        };
+        /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
+        InvitationList: {
+            data: components["schemas"]["Invitation"][];
+            next_cursor: string | null;
+        };
+        /** @description A pending invitation (its link is shown only when it is created) */
+        Invitation: {
+            /** @example inv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
+        AuditLogPage: {
+            data: components["schemas"]["AuditLogEntry"][];
+            next_cursor: string | null;
+        };
+        /** @description Who (a person or an API key, from which client address) did what (action) to what (target), and when */
+        AuditLogEntry: {
+            /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /** @enum {string} */
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked";
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key";
+                /** @description usr_… or key_… */
+                id: string;
+            };
+            target: {
+                /** @enum {string} */
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation";
+                id: string;
+            };
+            /** @description The client address of the request (CONTRACT §10) */
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
         };
     };
     responses: never;
@@ -6517,6 +6747,656 @@ export interface operations {
             };
             /** @description not_found (also for another tenant’s resource) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeMemberRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPasswordReset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetLink"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100 (default 20) */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationWithLink"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100 (default 20) */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only entries of this action */
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked";
+                /** @description Only entries of this person (usr_…) or API key (key_…) */
+                actor_id?: string;
+                /** @description Only entries recorded at or after this time */
+                created_after?: string;
+                /** @description Only entries recorded before this time */
+                created_before?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -145,7 +145,7 @@ async function dispatch(
   requireRole(principal, route.role);
 
   const { rawBody, body, query } = await readInput(route, request, url, false);
-  const ctx = operationContext(tenantId, actorOf(principal));
+  const ctx = operationContext(tenantId, actorOf(principal), base.ip);
   const run = () => route.handler({ ...base, ctx, principal, body, query, params });
 
   const idempotencyKey = request.headers.get('idempotency-key');

@@ -25,6 +25,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_signature: 401,
   invalid_transition: 409,
   concurrent_update: 409,
+  last_admin: 409,
+  already_member: 409,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
   phone_number_id_taken: 409,

@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   // conflicts with the current state
   'invalid_transition',
   'concurrent_update',
+  'last_admin',
+  'already_member',
   'idempotency_key_reused',
   'idempotency_key_in_use',
   'phone_number_id_taken',

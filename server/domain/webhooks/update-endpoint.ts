@@ -1,3 +1,4 @@
+import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { checkEndpointUrl } from './check-endpoint-url';
 import { endpointStats } from './endpoint-stats';
@@ -13,7 +14,7 @@ export interface UpdateEndpointInput {
 }
 
 /** Partial update. Disabling takes effect for attempts not yet started, scheduled retries included. */
-export async function updateEndpoint(ctx: OperationContext, input: UpdateEndpointInput) {
+async function updateEndpointUnaudited(ctx: OperationContext, input: UpdateEndpointInput) {
   const { db } = ctx;
   await findEndpointOr404(db, input.id);
   if (input.url !== undefined) await checkEndpointUrl(input.url);
@@ -29,3 +30,9 @@ export async function updateEndpoint(ctx: OperationContext, input: UpdateEndpoin
   const stats = await endpointStats(ctx, [row.id]);
   return serializeEndpoint(row, stats.get(row.id));
 }
+
+/** updateEndpoint, in one transaction with its audit entry (webhook.updated). */
+export const updateEndpoint = audited(updateEndpointUnaudited, (input) => ({
+  action: 'webhook.updated',
+  target: { type: 'webhook_endpoint', id: input.id },
+}));
