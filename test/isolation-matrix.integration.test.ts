@@ -140,8 +140,11 @@ const REST: Record<string, RestCase> = {
   sendWebhookTestEvent: { id: 'endpoint' },
   verifyWebhookReceiver: { id: 'endpoint' },
   listWebhookDeliveries: { id: 'endpoint' },
+  getWebhookStats: { id: 'endpoint' },
 
-  listDeliveries: {},
+  listDeliveries: {
+    foreignInput: { query: (f) => `?endpoint_id=${f.endpoint}&object_id=${f.booking}`, expect: 'empty' },
+  },
   getDelivery: { id: 'delivery' },
   resendDelivery: { id: 'delivery' },
 
@@ -196,6 +199,16 @@ const TRPC: Record<string, TrpcCase> = {
   'webhooks.deliveries': { admin: true, input: (ids) => ({ endpointId: ids.endpoint }), byId: 'endpoint' },
   'webhooks.delivery': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
   'webhooks.resend': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
+  'webhooks.stats': { admin: true, input: (ids) => ({ id: ids.endpoint }), byId: 'endpoint' },
+  'overview.get': {
+    admin: true,
+    input: () => ({
+      dayStart: new Date(Date.now() - 3_600_000).toISOString(),
+      dayEnd: new Date().toISOString(),
+    }),
+  },
+  'events.list': { admin: true, input: () => ({ type: 'webhook.*' }) },
+  'events.get': { admin: true, input: (ids) => ({ id: ids.event }), byId: 'event' },
 };
 
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;

@@ -54,6 +54,8 @@ export interface LoadedDelivery {
 export interface AttemptRecord {
   id: string;
   job: AttemptJob;
+  /** The delivery's endpoint, kept on the attempt row for the stats. */
+  endpointId: string;
   startedAt: Date;
   result: SendOutcome;
   status: 'succeeded' | 'failed' | 'pending';
@@ -95,22 +97,22 @@ function prismaStore(tenantId: string): AttemptStore {
       );
       return delivery;
     },
-    async record({ id, job, startedAt, result, status, nextAttemptAt }) {
+    async record({ id, job, endpointId, startedAt, result, status, nextAttemptAt }) {
       // One statement, so one round trip and atomic without a transaction: the attempt row (unique
       // per delivery and number: a duplicate run inserts nothing and so moves nothing) and the
       // delivery's new state, only if the attempt row was new.
       const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
         with attempt as (
-          insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
+          insert into delivery_attempts (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded,
             response_status, latency_ms, response_excerpt, error)
-          values (${id}, ${job.tenantId}::uuid, ${job.deliveryId}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
+          values (${id}, ${job.tenantId}::uuid, ${job.deliveryId}, ${endpointId}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
             ${result.ok}, ${result.status}::int, ${result.latencyMs}, ${result.excerpt}, ${result.error})
           on conflict (delivery_id, attempt_number) do nothing
           returning delivery_id
         ), moved as (
           update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
             last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
-            locked_until = null, updated_at = now()
+            last_response_status = ${result.status}::int, locked_until = null, updated_at = now()
           from attempt
           where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
           returning d.id
@@ -160,6 +162,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   const moved = await store.record({
     id: newId('deliveryAttempt'),
     job,
+    endpointId: delivery.endpointId,
     startedAt,
     result,
     status,

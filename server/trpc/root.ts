@@ -4,6 +4,8 @@ import { apiKeysRouter } from './routers/api-keys';
 import { bookingsRouter } from './routers/bookings';
 import { conversationsRouter } from './routers/conversations';
 import { eventTypesRouter } from './routers/event-types';
+import { eventsRouter } from './routers/events';
+import { overviewRouter } from './routers/overview';
 import { webhooksRouter } from './routers/webhooks';
 
 export const appRouter = createTRPCRouter({
@@ -11,6 +13,8 @@ export const appRouter = createTRPCRouter({
   bookings: bookingsRouter,
   conversations: conversationsRouter,
   eventTypes: eventTypesRouter,
+  events: eventsRouter,
+  overview: overviewRouter,
   webhooks: webhooksRouter,
 });
 
