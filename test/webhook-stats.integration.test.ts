@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startWebSession } from '@/server/auth/web-sessions';
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
+import { CLOSED_AFTER_MS } from '@/server/domain/webhooks/delivery-stats';
 import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
@@ -111,6 +112,36 @@ describe('GET /webhooks/{id}/stats', () => {
     expect(at(0)).toMatchObject({ succeeded: 0, failed: 1 });
     // The three deliveries were never attempted by an engine here: they are still pending.
     expect(totals).toEqual({ succeeded: 3, failed: 3, pending: 3 });
+  });
+
+  it('keeps closed buckets and counts the current one live', async () => {
+    const first = (await stats()).body;
+    const kept = await db().deliveryStatsRollup.findMany({
+      where: { tenantId: a.tenantId, endpointId: endpoint, bucket: 'hour' },
+    });
+    // The closed hours of the window are stored (empty ones too): 23, or 22 in the first minutes of an
+    // hour (the previous one may still get attempts); the current hour never.
+    expect(kept).toHaveLength(Date.now() - thisHour > CLOSED_AFTER_MS ? 23 : 22);
+    expect(kept.some((r) => r.start.getTime() === thisHour)).toBe(false);
+    expect(kept.find((r) => r.start.getTime() === thisHour - 3 * HOUR)).toMatchObject({
+      succeeded: 3,
+      failed: 1,
+      latencyP50Ms: 20,
+      latencyP95Ms: 1000,
+    });
+    // Served from the stored buckets, the answer is the same; a new attempt of this hour shows at once.
+    expect((await stats()).body).toEqual(first);
+    const [delivery] = await forTenant(a.tenantId).delivery.findMany({
+      where: { endpointId: endpoint },
+      take: 1,
+    });
+    await db().$executeRaw`insert into delivery_attempts
+      (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded, response_status, latency_ms)
+      values (${newId('deliveryAttempt')}, ${a.tenantId}::uuid, ${delivery.id}, ${endpoint}, 99, now(), true, 200, 5)`;
+    const after = (await stats()).body;
+    expect(after.buckets[23].succeeded).toBe(first.buckets[23].succeeded + 1);
+    await db()
+      .$executeRaw`delete from delivery_attempts where attempt_number = 99 and delivery_id = ${delivery.id}`;
   });
 
   it('counts only [since, until), in buckets on UTC hours', async () => {

@@ -40,3 +40,17 @@ CREATE INDEX "delivery_attempts_tenant_id_endpoint_id_started_at_succeede_idx" O
 
 -- CreateIndex
 CREATE INDEX "events_tenant_id_type_id_idx" ON "events"("tenant_id", "type", "id");
+
+-- CreateTable
+CREATE TABLE "delivery_stats_rollups" (
+    "tenant_id" UUID NOT NULL,
+    "endpoint_id" TEXT NOT NULL,
+    "bucket" TEXT NOT NULL,
+    "start" TIMESTAMPTZ(3) NOT NULL,
+    "succeeded" INTEGER NOT NULL,
+    "failed" INTEGER NOT NULL,
+    "latency_p50_ms" INTEGER,
+    "latency_p95_ms" INTEGER,
+
+    CONSTRAINT "delivery_stats_rollups_pkey" PRIMARY KEY ("tenant_id","endpoint_id","bucket","start")
+);
