@@ -11,5 +11,12 @@ export default withAuth({
 });
 
 export const config = {
-  matcher: ['/bookings/:path*', '/conversations/:path*', '/settings/:path*', '/select-tenant'],
+  matcher: [
+    '/',
+    '/events/:path*',
+    '/bookings/:path*',
+    '/conversations/:path*',
+    '/settings/:path*',
+    '/select-tenant',
+  ],
 };
