@@ -6,6 +6,7 @@ import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
+import { observeAttempt } from '@/server/metrics/registry';
 import { signingSecrets } from '@/server/security/webhook-secrets';
 import { LOAD_DELIVERY_SQL } from './delivery-sql';
 import { envelopeBody } from './envelope';
@@ -169,6 +170,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     nextAttemptAt,
   });
   if (!moved) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
+  observeAttempt(result.ok, result.latencyMs);
   logger().info(
     {
       delivery_id: delivery.id,

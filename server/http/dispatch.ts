@@ -7,6 +7,7 @@ import { isUuid, newRequestId } from '@/server/lib/ids';
 import { assertSafeInput } from '@/server/lib/safe-input';
 import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
+import { observeHttpRequest } from '@/server/metrics/registry';
 import { assertWithinApiRateLimit } from './api-rate-limit';
 import { parseJsonBody, readBodyText } from './body';
 import { clientAddressOf } from './client-address';
@@ -37,6 +38,7 @@ export function compileRoutes(routes: AnyRoute[]): CompiledRoute[] {
   });
 }
 
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The wrapper every /api/v1 request goes through; see README "Request pipeline". */
@@ -47,13 +49,24 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
   const url = new URL(request.url);
   let response: Response;
   let tenantId: string | undefined;
+  // The matched route's template labels the request metrics (never the raw path or the tenant).
+  let routeTemplate = 'unmatched';
   try {
     // A deployment missing a required setting refuses every request (CONTRACT §8: one clear line
     // per problem at start; /api/health names them).
     if (settingsProblems().length > 0) throw Errors.misconfigured();
-    const result = await dispatch(request, url, requestId, table, (id) => {
-      tenantId = id;
-    });
+    const result = await dispatch(
+      request,
+      url,
+      requestId,
+      table,
+      (id) => {
+        tenantId = id;
+      },
+      (template) => {
+        routeTemplate = template;
+      },
+    );
     response = toResponse(result, requestId);
   } catch (error) {
     if (error instanceof AppError) {
@@ -69,6 +82,8 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
       response = internalErrorResponse(requestId);
     }
   }
+  const method = METHODS.has(request.method) ? request.method : 'OTHER'; // a bounded label set
+  observeHttpRequest(method, routeTemplate, response.status, (performance.now() - started) / 1000);
   logger().info(
     {
       request_id: requestId,
@@ -102,6 +117,7 @@ async function dispatch(
   requestId: string,
   table: CompiledRoute[],
   onTenant: (id: string) => void,
+  onRoute: (template: string) => void,
 ): Promise<ApiResult> {
   const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
   const method = request.method.toUpperCase();
@@ -113,6 +129,7 @@ async function dispatch(
   if (!hit) throw HttpErrors.methodNotAllowed([...new Set(matches.map((m) => m.entry.route.method))]);
 
   const { route } = hit.entry;
+  onRoute(route.path);
   const params: Record<string, string> = {};
   hit.entry.names.forEach((name, i) => {
     params[name] = decodePathSegment(hit.match[i + 1]);

@@ -60,6 +60,8 @@ export async function endpointsNeedingAttention(ctx: OperationContext) {
     state: row.is_active ? ('failing' as const) : ('disabled' as const),
     disabled_reason: row.disabled_reason,
     consecutive_failures: row.failures,
+    /** The streak was counted up to STREAK_LIMIT: it may be longer. */
+    streak_capped: row.failures >= STREAK_LIMIT,
     last_attempt_at: row.last_attempt_at?.toISOString() ?? null,
     last_success_at: row.last_success_at?.toISOString() ?? null,
   }));
