@@ -78,10 +78,10 @@ export function DeliveryChart({
           <figcaption className="mb-1 text-sm font-semibold">Attempts per {bucket}</figcaption>
           <div className="h-52 w-full" aria-hidden="true">
             <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+              <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#d9dee4" />
                 <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
-                <YAxis tick={axis} allowDecimals={false} width={44} />
+                <YAxis tick={axis} allowDecimals={false} width={40} />
                 <Tooltip />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 <Bar dataKey="succeeded" name="Succeeded" stackId="a" fill={OK} isAnimationActive={false} />
@@ -94,17 +94,17 @@ export function DeliveryChart({
           <figcaption className="mb-1 text-sm font-semibold">Latency (ms)</figcaption>
           <div className="h-52 w-full" aria-hidden="true">
             <ResponsiveContainer width="100%" height="100%">
-              <LineChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+              <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#d9dee4" />
                 <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
-                <YAxis tick={axis} width={44} />
+                <YAxis tick={axis} width={48} />
                 <Tooltip />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 <Line
                   dataKey="latency_p50_ms"
                   name="p50"
                   stroke={P50}
-                  dot={false}
+                  dot={{ r: 2.5, fill: P50 }}
                   connectNulls
                   isAnimationActive={false}
                 />
@@ -112,7 +112,7 @@ export function DeliveryChart({
                   dataKey="latency_p95_ms"
                   name="p95"
                   stroke={P95}
-                  dot={false}
+                  dot={{ r: 2.5, fill: P95 }}
                   connectNulls
                   isAnimationActive={false}
                 />
@@ -123,7 +123,8 @@ export function DeliveryChart({
       </div>
       <details className="text-sm">
         <summary className="cursor-pointer text-muted">
-          Show as a table ({busy.length} {bucket === 'hour' ? 'hours' : 'days'} with attempts)
+          Show as a table ({busy.length} {bucket}
+          {busy.length === 1 ? '' : 's'} with attempts)
         </summary>
         <div className="mt-2">
           <Table aria-label={`${caption} by ${bucket}`} className="min-w-[28rem]">

@@ -120,7 +120,7 @@ export function DeliveryFilterBar({
     <form
       onSubmit={submit}
       aria-label="Filter deliveries"
-      className="mb-3 grid grid-cols-1 gap-3 rounded-card border border-border bg-panel p-3 sm:grid-cols-2 lg:grid-cols-4"
+      className="mb-3 grid grid-cols-2 gap-3 rounded-card border border-border bg-panel p-3 lg:grid-cols-4"
     >
       {shown('status') && (
         <Field label="Status">
@@ -174,7 +174,7 @@ export function DeliveryFilterBar({
         </Field>
       )}
       {endpoints && shown('endpoint_id') && (
-        <Field label="Endpoint">
+        <Field label="Endpoint" className="col-span-2 lg:col-span-1">
           <Select value={filters.endpointId ?? ''} onChange={(e) => apply({ endpoint_id: e.target.value })}>
             <option value="">Any</option>
             {endpoints.map((e) => (
@@ -186,17 +186,17 @@ export function DeliveryFilterBar({
         </Field>
       )}
       {shown('object_id') && (
-        <Field label="Object id" hint="e.g. a booking id">
+        <Field label="Object id" hint="e.g. a booking id" className="col-span-2 lg:col-span-1">
           <Input value={objectId} onChange={(e) => setObjectId(e.target.value)} placeholder="bkg_…" />
         </Field>
       )}
       {shown('created_after') && (
-        <Field label="Created after">
+        <Field label="Created after" className="col-span-2 sm:col-span-1">
           <Input type="datetime-local" value={after} onChange={(e) => setAfter(e.target.value)} />
         </Field>
       )}
       {shown('created_before') && (
-        <Field label="Created before">
+        <Field label="Created before" className="col-span-2 sm:col-span-1">
           <Input type="datetime-local" value={before} onChange={(e) => setBefore(e.target.value)} />
         </Field>
       )}

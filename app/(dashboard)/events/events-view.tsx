@@ -98,19 +98,26 @@ export function EventsView() {
       >
         {() => (
           <Table aria-label="Events">
-            <THead columns={['Event', 'Type', 'Object', 'Created']} actions="Details" />
+            <THead columns={['Type', 'Object', 'Created', 'Event']} actions="Details" />
             <TBody>
               {rows.map((e) => (
                 <Tr key={e.id} data-testid={`event-${e.id}`} aria-selected={selected === e.id}>
                   <Td>
-                    <Code>{e.id}</Code>
-                  </Td>
-                  <Td>
-                    <Code>{e.type}</Code>
+                    {/* The type opens the payload too: on a phone the last column is scrolled away. */}
+                    <button
+                      type="button"
+                      className="cursor-pointer text-left text-accent underline"
+                      onClick={() => setParam('event', selected === e.id ? null : e.id)}
+                    >
+                      <Code>{e.type}</Code>
+                    </button>
                   </Td>
                   <Td>{objectIdOf(e.data) ? <Code>{objectIdOf(e.data)}</Code> : '—'}</Td>
                   <Td>
                     <Time value={e.created_at} />
+                  </Td>
+                  <Td>
+                    <Code>{e.id}</Code>
                   </Td>
                   <Td actions>
                     <Button
@@ -137,6 +144,9 @@ export function EventsView() {
 function EventPanel({ id }: { id: string }) {
   const trpc = useTRPC();
   const event = useQuery(trpc.events.get.queryOptions({ id }));
+  const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
+  const urlOf = (endpointId: string) =>
+    endpoints.data?.data.find((e) => e.id === endpointId)?.url ?? endpointId;
   const deliveries = useQuery({
     ...trpc.webhooks.deliveries.queryOptions({ eventId: id, limit: 100 }),
     refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 1500 : false),
@@ -185,7 +195,7 @@ function EventPanel({ id }: { id: string }) {
                 <p className="text-sm text-muted">No endpoint subscribed to this event when it happened.</p>
               ) : (
                 <Table aria-label="Deliveries of this event">
-                  <THead columns={['Delivery', 'Endpoint', 'Status', 'Attempts', 'Last response']} />
+                  <THead columns={['Delivery', 'Status', 'Last response', 'Attempts', 'Endpoint']} />
                   <TBody>
                     {deliveries.data.data.map((d) => (
                       <Tr key={d.id} data-testid={`event-delivery-${d.id}`}>
@@ -195,13 +205,13 @@ function EventPanel({ id }: { id: string }) {
                           </Link>
                         </Td>
                         <Td>
-                          <Code>{d.endpoint_id}</Code>
-                        </Td>
-                        <Td>
                           <StatusBadge status={d.status} />
                         </Td>
-                        <Td>{d.attempt_count}</Td>
                         <Td>{d.last_attempt?.response_status ?? (d.last_attempt ? 'no answer' : '—')}</Td>
+                        <Td>{d.attempt_count}</Td>
+                        <Td className="max-w-xs min-w-40 break-words" data-endpoint={d.endpoint_id}>
+                          {urlOf(d.endpoint_id)}
+                        </Td>
                       </Tr>
                     ))}
                   </TBody>

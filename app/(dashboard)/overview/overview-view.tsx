@@ -43,8 +43,8 @@ function Figure({
     <Card>
       <CardBody>
         <Link href={href} className="block text-fg no-underline hover:underline" data-testid={testId}>
-          <span className="block text-3xl font-semibold tabular-nums">{value}</span>
-          <span className="text-sm text-muted">{label}</span>
+          <span className="block text-2xl font-semibold tabular-nums sm:text-3xl">{value}</span>
+          <span className="text-xs text-muted sm:text-sm">{label}</span>
         </Link>
       </CardBody>
     </Card>
@@ -65,7 +65,7 @@ export function OverviewView() {
         <ErrorNotice error={overview.error} />
       ) : (
         <div className="flex min-w-0 flex-col gap-6">
-          <div className="grid grid-cols-2 gap-4 md:grid-cols-3">
+          <div className="grid grid-cols-3 gap-2 sm:gap-4">
             <Figure
               label="Bookings today"
               value={overview.data.bookings_today}
