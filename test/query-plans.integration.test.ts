@@ -112,6 +112,12 @@ beforeAll(async () => {
     idempotencyKeysPerTenant: 2,
     attempts: true,
   });
+  // Stored stats buckets of the other tenants: 24 hours of each of their endpoints.
+  await explainer.query(
+    `insert into delivery_stats_rollups (tenant_id, endpoint_id, bucket, start, succeeded, failed)
+     select e.tenant_id, e.id, 'hour', date_trunc('hour', now()) - h * interval '1 hour', 10, 1
+     from webhook_endpoints e, generate_series(1, 24) h`,
+  );
   tenant = await createTenantWithAdmin({
     name: 'Planned',
     adminEmail: 'plans@example.test',

@@ -5,6 +5,7 @@
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { newId } from '@/server/lib/ids';
+import { withAttemptSpan } from '@/server/lib/tracing';
 import { logger } from '@/server/log';
 import { observeAttempt } from '@/server/metrics/registry';
 import { signingSecrets } from '@/server/security/webhook-secrets';
@@ -44,6 +45,8 @@ export interface LoadedDelivery {
   eventType: string;
   payload: unknown;
   endpointId: string;
+  /** The trace context of the request that caused the delivery (null: not traced). */
+  traceparent?: string | null;
   url: string;
   isActive: boolean;
   secretEnc: string;
@@ -152,10 +155,24 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     attempt: job.attempt,
     now: startedAt,
   });
-  const result = await sendWebhook(delivery.url, request, {
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-  });
+  // A span in the trace of the request that caused the delivery (when tracing is on).
+  const result = await withAttemptSpan(
+    delivery.traceparent,
+    {
+      'switchboard.delivery_id': delivery.id,
+      'switchboard.attempt': job.attempt,
+      'http.request.method': 'POST',
+    },
+    async (span) => {
+      const sent = await sendWebhook(delivery.url, request, {
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      });
+      if (sent.status !== null) span.setAttribute('http.response.status_code', sent.status);
+      if (!sent.ok) span.setStatus({ code: 2, message: sent.error ?? 'failed' });
+      return sent;
+    },
+  );
 
   const wait = result.ok || job.attempt >= maxAttempts() ? undefined : waitAfter(job.attempt);
   const status = result.ok ? 'succeeded' : wait === undefined ? 'failed' : 'pending';

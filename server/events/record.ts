@@ -8,6 +8,7 @@ import type { TenantTx } from '@/server/db/tenant-scope';
 import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '@/server/delivery/engine';
 import type { EventEnvelope } from '@/server/delivery/envelope';
 import { newId } from '@/server/lib/ids';
+import { currentTraceparent } from '@/server/lib/tracing';
 import { type EventType, subscriptionMatches } from './catalog';
 import { type EventObject, type EventPrevious, validatePayload } from './payloads';
 
@@ -128,9 +129,9 @@ async function writeDeliveries(
     const now = new Date().toISOString();
     const ids = jobs.map((j) => j.deliveryId);
     writes.push(Prisma.sql`insert into deliveries
-        (id, tenant_id, event_id, event_type, object_id, endpoint_id, resend_of_id, next_attempt_at)
+        (id, tenant_id, event_id, event_type, object_id, endpoint_id, resend_of_id, next_attempt_at, traceparent)
       select d.id, ${input.tenantId}::uuid, ${input.eventId}, ${input.eventType}, ${input.objectId}::text,
-        d.endpoint_id, ${input.resendOfId ?? null}, ${now}::timestamptz
+        d.endpoint_id, ${input.resendOfId ?? null}, ${now}::timestamptz, ${currentTraceparent()}::text
       from unnest(${ids}::text[], ${input.endpointIds}::text[]) as d(id, endpoint_id)`);
   }
   if (writes.length === 0) return [];

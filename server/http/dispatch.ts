@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import { authenticate, type Principal, requireRole } from '@/server/auth/principal';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
@@ -5,6 +6,7 @@ import { type Actor, operationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
 import { isUuid, newRequestId } from '@/server/lib/ids';
 import { assertSafeInput } from '@/server/lib/safe-input';
+import { withRequestSpan } from '@/server/lib/tracing';
 import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { observeHttpRequest } from '@/server/metrics/registry';
@@ -42,7 +44,12 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The wrapper every /api/v1 request goes through; see README "Request pipeline". */
-export async function handleApiRequest(request: Request, table: CompiledRoute[]): Promise<Response> {
+export function handleApiRequest(request: Request, table: CompiledRoute[]): Promise<Response> {
+  // One span per request when tracing is on; deliveries written inside it keep its trace context.
+  return withRequestSpan(request.method, (span) => handle(request, table, span));
+}
+
+async function handle(request: Request, table: CompiledRoute[], span: Span): Promise<Response> {
   const started = performance.now();
   const sent = request.headers.get('x-request-id');
   const requestId = sent && REQUEST_ID.test(sent) ? sent : newRequestId();
@@ -65,6 +72,8 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
       },
       (template) => {
         routeTemplate = template;
+        span.updateName(`${request.method} /api/v1${template}`);
+        span.setAttribute('http.route', `/api/v1${template}`);
       },
     );
     response = toResponse(result, requestId);
@@ -82,6 +91,7 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
       response = internalErrorResponse(requestId);
     }
   }
+  span.setAttribute('http.response.status_code', response.status);
   const method = METHODS.has(request.method) ? request.method : 'OTHER'; // a bounded label set
   observeHttpRequest(method, routeTemplate, response.status, (performance.now() - started) / 1000);
   logger().info(

@@ -5,7 +5,8 @@
 -- AlterTable
 ALTER TABLE "deliveries" ADD COLUMN     "event_type" TEXT,
 ADD COLUMN     "last_response_status" INTEGER,
-ADD COLUMN     "object_id" TEXT;
+ADD COLUMN     "object_id" TEXT,
+ADD COLUMN     "traceparent" TEXT;
 
 UPDATE "deliveries" d SET "event_type" = e."type", "object_id" = e."payload"->'data'->'object'->>'id'
 FROM "events" e WHERE e."id" = d."event_id";
