@@ -12,6 +12,8 @@ export default withAuth({
 
 export const config = {
   matcher: [
+    '/',
+    '/events/:path*',
     '/bookings/:path*',
     '/conversations/:path*',
     '/payments/:path*',

@@ -1,6 +1,6 @@
 // What a bench reports to bench/run.ts, which writes bench/results.json. Every ratio is measured
 // against a baseline in the same run (alternating rounds, median of the per-round ratios), except
-// `events_per_s`, an absolute rate.
+// `events_per_s`, an absolute rate, and `stats_p95_ms_*`, absolute latencies (bench/stats.ts).
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -11,6 +11,8 @@ export const RATIO_KEYS = [
   'drain_vs_bare_100',
   'scale_read',
   'scale_drain',
+  'stats_p95_ms_24h',
+  'stats_p95_ms_30d',
 ] as const;
 
 export type RatioKey = (typeof RATIO_KEYS)[number];

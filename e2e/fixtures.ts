@@ -36,8 +36,11 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** Signs in (admins land on the overview, agents on their bookings), then opens /bookings. */
 export async function signInToDashboard(page: Page, user: { email: string; password: string }) {
   await signIn(page, user);
+  await expect(page.getByTestId('current-tenant')).toBeVisible();
+  if (!page.url().endsWith('/bookings')) await page.goto('/bookings');
   await expect(page.getByRole('heading', { name: 'Bookings' })).toBeVisible();
 }
 

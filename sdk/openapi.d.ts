@@ -661,10 +661,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The endpoint's deliveries, filterable by status
-         * @description Requires role admin.
+         * The endpoint's deliveries, filtered (status, event type, time, object, response status)
+         * @description Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. Requires role admin.
          */
         get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's attempts per hour or day: succeeded, failed and latency
+         * @description Counts attempts (not deliveries) started in [since, until), in buckets that start on UTC hours or days; every bucket of the window is listed, oldest first, empty ones with zeros and null latency. Default: the last 24 hours by hour (the current hour last). 422 when until is not after since, or when the window holds more than 744 buckets. totals.pending counts the deliveries waiting for an attempt now. Requires role admin.
+         */
+        get: operations["getWebhookStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -681,8 +701,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Deliveries across all endpoints (e.g. ?status=failed)
-         * @description Requires role admin.
+         * Deliveries across all endpoints, filtered (e.g. ?status=failed&event_type=booking.*)
+         * @description Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. An endpoint_id of another tenant simply matches nothing. Requires role admin.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -6257,6 +6277,16 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed";
+                /** @description An event type, or a family of them (`booking.*`, `conversation.message.*`) */
+                event_type?: string;
+                /** @description Only deliveries created at or after this time */
+                created_after?: string;
+                /** @description Only deliveries created before this time */
+                created_before?: string;
+                /** @description Only deliveries of events about this resource (the event's data.object.id) */
+                object_id?: string;
+                /** @description The class of the HTTP status of the last attempt; `none`: no answer (no attempt yet, or it timed out or could not connect) */
+                response_status?: "2xx" | "3xx" | "4xx" | "5xx" | "none";
             };
             header: {
                 /** @description The tenant every request acts on (UUID) */
@@ -6334,6 +6364,117 @@ export interface operations {
             };
         };
     };
+    getWebhookStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the window (default: the start of the hour 23 hours ago by hour, of the UTC day 29 days ago by day) */
+                since?: string;
+                /** @description End of the window, exclusive (default: now) */
+                until?: string;
+                /** @description Bucket size; buckets start on UTC hours or days; at most 744 */
+                bucket?: "hour" | "day";
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buckets and totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every bucket of the window, oldest first, empty ones too */
+                        buckets: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the bucket (a UTC hour or day)
+                             */
+                            start: string;
+                            /** @description Attempts answered with a 2xx */
+                            succeeded: number;
+                            /** @description Attempts that failed (non-2xx, timeout, no connection) */
+                            failed: number;
+                            /** @description Median attempt latency (null: no attempt) */
+                            latency_p50_ms: number | null;
+                            /** @description 95th percentile attempt latency */
+                            latency_p95_ms: number | null;
+                        }[];
+                        totals: {
+                            /** @description Succeeded attempts in the window */
+                            succeeded: number;
+                            /** @description Failed attempts in the window */
+                            failed: number;
+                            /** @description Deliveries waiting for an attempt now (first or retry), whatever the window */
+                            pending: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listDeliveries: {
         parameters: {
             query?: {
@@ -6342,6 +6483,18 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed";
+                /** @description An event type, or a family of them (`booking.*`, `conversation.message.*`) */
+                event_type?: string;
+                /** @description Only deliveries created at or after this time */
+                created_after?: string;
+                /** @description Only deliveries created before this time */
+                created_before?: string;
+                /** @description Only deliveries of events about this resource (the event's data.object.id) */
+                object_id?: string;
+                /** @description The class of the HTTP status of the last attempt; `none`: no answer (no attempt yet, or it timed out or could not connect) */
+                response_status?: "2xx" | "3xx" | "4xx" | "5xx" | "none";
+                /** @description Only deliveries to this endpoint */
+                endpoint_id?: string;
             };
             header: {
                 /** @description The tenant every request acts on (UUID) */

@@ -145,8 +145,11 @@ const REST: Record<string, RestCase> = {
   sendWebhookTestEvent: { id: 'endpoint' },
   verifyWebhookReceiver: { id: 'endpoint' },
   listWebhookDeliveries: { id: 'endpoint' },
+  getWebhookStats: { id: 'endpoint' },
 
-  listDeliveries: {},
+  listDeliveries: {
+    foreignInput: { query: (f) => `?endpoint_id=${f.endpoint}&object_id=${f.booking}`, expect: 'empty' },
+  },
   getDelivery: { id: 'delivery' },
   resendDelivery: { id: 'delivery' },
 
@@ -250,6 +253,16 @@ const TRPC: Record<string, TrpcCase> = {
     input: () => ({ token: 'matrix', password: 'a long password' }),
     public: 'the token names the user',
   },
+  'webhooks.stats': { admin: true, input: (ids) => ({ id: ids.endpoint }), byId: 'endpoint' },
+  'overview.get': {
+    admin: true,
+    input: () => ({
+      dayStart: new Date(Date.now() - 3_600_000).toISOString(),
+      dayEnd: new Date().toISOString(),
+    }),
+  },
+  'events.list': { admin: true, input: () => ({ type: 'webhook.*' }) },
+  'events.get': { admin: true, input: (ids) => ({ id: ids.event }), byId: 'event' },
 };
 
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;

@@ -16,8 +16,10 @@ import { createBooking } from '@/server/domain/bookings/create-booking';
 import { listBookings } from '@/server/domain/bookings/list-bookings';
 import { BookingListQuery } from '@/server/domain/bookings/schemas';
 import { type OperationContext, operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { endpointsNeedingAttention } from '@/server/domain/overview/get-overview';
 import { createTenantWithAdmin } from '@/server/domain/tenants';
 import { createEndpoint } from '@/server/domain/webhooks/create-endpoint';
+import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
 import { listDeliveries } from '@/server/domain/webhooks/list-deliveries';
 import { listEvents } from '@/server/events/list-events';
 import { exampleObject } from '@/server/events/payloads';
@@ -110,6 +112,12 @@ beforeAll(async () => {
     idempotencyKeysPerTenant: 2,
     attempts: true,
   });
+  // Stored stats buckets of the other tenants: 24 hours of each of their endpoints.
+  await explainer.query(
+    `insert into delivery_stats_rollups (tenant_id, endpoint_id, bucket, start, succeeded, failed)
+     select e.tenant_id, e.id, 'hour', date_trunc('hour', now()) - h * interval '1 hour', 10, 1
+     from webhook_endpoints e, generate_series(1, 24) h`,
+  );
   tenant = await createTenantWithAdmin({
     name: 'Planned',
     adminEmail: 'plans@example.test',
@@ -133,6 +141,8 @@ afterAll(async () => {
   await explainer?.end();
 });
 
+const HOUR_AGO = new Date(Date.now() - 3_600_000).toISOString();
+const IN_AN_HOUR = new Date(Date.now() + 3_600_000).toISOString();
 const cursorOf = (page: { next_cursor: string | null }) => page.next_cursor ?? undefined;
 
 // name → the statements of that hot path, as the code runs them.
@@ -151,6 +161,60 @@ const HOT: [string, () => Promise<Statement[]>][] = [
       captured(async () => {
         const page = await listDeliveries(ctx, { endpointId, limit: 10 });
         await listDeliveries(ctx, { endpointId, limit: 10, cursor: cursorOf(page) });
+      }),
+  ],
+  ...(
+    [
+      ['status', { status: 'failed' }],
+      ['event_type (a type)', { event_type: 'booking.created' }],
+      ['event_type (a family)', { event_type: 'booking.*' }],
+      ['object_id', { object_id: 'bkg_1' }],
+      ['response_status', { response_status: '5xx' }],
+      ['response_status none', { response_status: 'none' }],
+      ['created_after and created_before', { created_after: HOUR_AGO, created_before: IN_AN_HOUR }],
+      ['endpoint_id', { endpoint_id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }],
+    ] as const
+  ).flatMap(([filter, input]): [string, () => Promise<Statement[]>][] => [
+    [
+      `deliveries of a tenant filtered by ${filter} (GET /deliveries)`,
+      async () =>
+        captured(async () => {
+          const page = await listDeliveries(ctx, { ...input, limit: 10 });
+          await listDeliveries(ctx, { ...input, limit: 10, cursor: cursorOf(page) });
+        }),
+    ],
+    [
+      `deliveries of an endpoint filtered by ${filter} (GET /webhooks/{id}/deliveries)`,
+      async () => captured(() => listDeliveries(ctx, { ...input, endpointId, limit: 10 })),
+    ],
+  ]),
+  [
+    'deliveries of one event (the event log)',
+    async () => captured(() => listDeliveries(ctx, { eventId: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q', limit: 10 })),
+  ],
+  [
+    "an endpoint's stats, 24 h by hour and 30 days by day (GET /webhooks/{id}/stats)",
+    async () =>
+      captured(async () => {
+        await endpointDeliveryStats(ctx, { id: endpointId });
+        await endpointDeliveryStats(ctx, { id: endpointId, bucket: 'day' });
+      }),
+  ],
+  [
+    // (The overview's other counts are the hand-off queue's and the bookings list's queries.)
+    "the tenant's stats and its failing endpoints (the overview, the dashboard's home)",
+    async () =>
+      captured(async () => {
+        await tenantDeliveryStats(ctx, {});
+        await endpointsNeedingAttention(ctx);
+      }),
+  ],
+  [
+    'events of a tenant by type and by family (the event log)',
+    async () =>
+      captured(async () => {
+        await listEvents(ctx, { limit: 10, type: 'booking.created' });
+        await listEvents(ctx, { limit: 10, type: 'booking.*' });
       }),
   ],
   [
@@ -189,6 +253,7 @@ const HOT: [string, () => Promise<Statement[]>][] = [
               id: newId('deliveryAttempt'),
               tenant_id: tenant.tenantId,
               delivery_id: deliveryId,
+              endpoint_id: endpointId,
               attempt_number: 1,
               started_at: new Date().toISOString(),
               succeeded: true,

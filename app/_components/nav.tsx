@@ -8,9 +8,11 @@ import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
 
 const MAIN = [
+  { href: '/', label: 'Overview', admin: true },
   { href: '/bookings', label: 'Bookings' },
   { href: '/conversations', label: 'Conversations' },
   { href: '/payments', label: 'Payments' },
+  { href: '/events', label: 'Events', admin: true },
 ];
 const SETTINGS = [
   { href: '/settings/webhooks', label: 'Webhooks' },
@@ -30,14 +32,14 @@ export function Nav({ isAdmin }: { isAdmin: boolean }) {
       key={item.href}
       href={item.href}
       className={linkClass}
-      aria-current={path.startsWith(item.href) ? 'page' : undefined}
+      aria-current={(item.href === '/' ? path === '/' : path.startsWith(item.href)) ? 'page' : undefined}
     >
       {item.label}
     </Link>
   );
   return (
     <nav className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap md:gap-0.5" aria-label="Main">
-      {MAIN.map(link)}
+      {MAIN.filter((item) => isAdmin || !item.admin).map(link)}
       {/* Agents never see settings; the server refuses them anyway. */}
       {/* A plain link: /docs is a static page of its own, outside the dashboard. */}
       <a href="/docs" className={linkClass}>

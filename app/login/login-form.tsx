@@ -8,17 +8,17 @@ const MESSAGES: Record<string, string> = {
   rate_limited: 'Too many failed attempts. Wait a few minutes and try again.',
 };
 
-/** Where the proxy was sending the visitor (same-origin paths only), else the bookings list. */
+/** Where the proxy was sending the visitor (same-origin paths only), else the home (the overview; agents go on to bookings). */
 function returnPath(): string {
   const raw = new URLSearchParams(window.location.search).get('callbackUrl');
-  if (!raw) return '/bookings';
+  if (!raw) return '/';
   try {
     const url = new URL(raw, window.location.origin);
     return url.origin === window.location.origin && url.pathname !== '/login'
       ? `${url.pathname}${url.search}`
-      : '/bookings';
+      : '/';
   } catch {
-    return '/bookings';
+    return '/';
   }
 }
 

@@ -24,7 +24,7 @@ export function TenantPicker({
       setError('You cannot open that tenant any more. Pick another one.');
       return;
     }
-    window.location.assign('/bookings');
+    window.location.assign('/');
   }
 
   return (

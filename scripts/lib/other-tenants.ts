@@ -79,21 +79,23 @@ async function insertRows(client: pg.Client, o: OtherTenants): Promise<{ deliver
     [T, N],
   );
   await client.query(
-    `insert into deliveries (id, tenant_id, event_id, endpoint_id, status, attempt_count, next_attempt_at,
-       last_attempt_at, created_at, updated_at)
+    `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, status, attempt_count,
+       next_attempt_at, last_attempt_at, last_response_status, created_at, updated_at)
      select ${ID('dlv', ['t', 8], ['n', 9], ['e', 9])}, ${TENANT('t')}, ${ID('evt', ['t', 8], ['n', 18])},
-       ${ID('whe', ['t', 8], ['e', 18])},
+       'booking.confirmed', 'bkg_' || n, ${ID('whe', ['t', 8], ['e', 18])},
        (case when (n + e) % 100 = 0 then 'pending' when (n + e) % 50 = 0 then 'failed' else 'succeeded' end)::"DeliveryStatus",
        1, case when (n + e) % 100 = 0 then now() + interval '1 day' end,
-       now() - interval '1 day', now() - interval '1 day', now() - interval '1 day'
+       now() - interval '1 day',
+       case when (n + e) % 100 = 0 then null when (n + e) % 50 = 0 then 500 else 200 end,
+       now() - interval '1 day', now() - interval '1 day'
      from generate_series(1, $1) t, generate_series(1, $2) n, generate_series(1, $3) e`,
     [T, N, E],
   );
   if (o.attempts) {
     await client.query(
-      `insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
+      `insert into delivery_attempts (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded,
          response_status, latency_ms)
-       select 'att_' || substr(d.id, 5), d.tenant_id, d.id, 1, d.last_attempt_at, d.status = 'succeeded',
+       select 'att_' || substr(d.id, 5), d.tenant_id, d.id, d.endpoint_id, 1, d.last_attempt_at, d.status = 'succeeded',
          case when d.status = 'succeeded' then 200 else 500 end, 5
        from deliveries d
        where d.tenant_id in (select ${TENANT('t')} from generate_series(1, $1) t) and d.status <> 'pending'`,

@@ -84,6 +84,8 @@ const settingsSchema = z.object({
   /** Serverless mode: set by the platform on Vercel (`VERCEL`), or by hand (`SERVERLESS=true`). */
   VERCEL: z.string().optional(),
   SERVERLESS: booleanFlag,
+  /** Bearer token of GET /api/metrics; unset: the route answers 404. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Append the logs to this file instead of writing them to stdout (read by server/log.ts). */
   LOG_FILE: z.string().min(1).optional(),
 });

@@ -5,7 +5,9 @@
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { newId } from '@/server/lib/ids';
+import { withAttemptSpan } from '@/server/lib/tracing';
 import { logger } from '@/server/log';
+import { observeAttempt } from '@/server/metrics/registry';
 import { signingSecrets } from '@/server/security/webhook-secrets';
 import { LOAD_DELIVERY_SQL } from './delivery-sql';
 import { envelopeBody } from './envelope';
@@ -43,6 +45,8 @@ export interface LoadedDelivery {
   eventType: string;
   payload: unknown;
   endpointId: string;
+  /** The trace context of the request that caused the delivery (null: not traced). */
+  traceparent?: string | null;
   url: string;
   isActive: boolean;
   secretEnc: string;
@@ -54,6 +58,8 @@ export interface LoadedDelivery {
 export interface AttemptRecord {
   id: string;
   job: AttemptJob;
+  /** The delivery's endpoint, kept on the attempt row for the stats. */
+  endpointId: string;
   startedAt: Date;
   result: SendOutcome;
   status: 'succeeded' | 'failed' | 'pending';
@@ -95,22 +101,22 @@ function prismaStore(tenantId: string): AttemptStore {
       );
       return delivery;
     },
-    async record({ id, job, startedAt, result, status, nextAttemptAt }) {
+    async record({ id, job, endpointId, startedAt, result, status, nextAttemptAt }) {
       // One statement, so one round trip and atomic without a transaction: the attempt row (unique
       // per delivery and number: a duplicate run inserts nothing and so moves nothing) and the
       // delivery's new state, only if the attempt row was new.
       const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
         with attempt as (
-          insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
+          insert into delivery_attempts (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded,
             response_status, latency_ms, response_excerpt, error)
-          values (${id}, ${job.tenantId}::uuid, ${job.deliveryId}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
+          values (${id}, ${job.tenantId}::uuid, ${job.deliveryId}, ${endpointId}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
             ${result.ok}, ${result.status}::int, ${result.latencyMs}, ${result.excerpt}, ${result.error})
           on conflict (delivery_id, attempt_number) do nothing
           returning delivery_id
         ), moved as (
           update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
             last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
-            locked_until = null, updated_at = now()
+            last_response_status = ${result.status}::int, locked_until = null, updated_at = now()
           from attempt
           where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
           returning d.id
@@ -149,10 +155,24 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     attempt: job.attempt,
     now: startedAt,
   });
-  const result = await sendWebhook(delivery.url, request, {
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-  });
+  // A span in the trace of the request that caused the delivery (when tracing is on).
+  const result = await withAttemptSpan(
+    delivery.traceparent,
+    {
+      'switchboard.delivery_id': delivery.id,
+      'switchboard.attempt': job.attempt,
+      'http.request.method': 'POST',
+    },
+    async (span) => {
+      const sent = await sendWebhook(delivery.url, request, {
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      });
+      if (sent.status !== null) span.setAttribute('http.response.status_code', sent.status);
+      if (!sent.ok) span.setStatus({ code: 2, message: sent.error ?? 'failed' });
+      return sent;
+    },
+  );
 
   const wait = result.ok || job.attempt >= maxAttempts() ? undefined : waitAfter(job.attempt);
   const status = result.ok ? 'succeeded' : wait === undefined ? 'failed' : 'pending';
@@ -160,12 +180,14 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   const moved = await store.record({
     id: newId('deliveryAttempt'),
     job,
+    endpointId: delivery.endpointId,
     startedAt,
     result,
     status,
     nextAttemptAt,
   });
   if (!moved) return { kind: 'skipped', reason: 'duplicate', attemptCount: job.attempt };
+  observeAttempt(result.ok, result.latencyMs);
   logger().info(
     {
       delivery_id: delivery.id,

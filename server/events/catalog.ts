@@ -67,3 +67,20 @@ export function subscriptionMatches(subscriptions: readonly string[], type: stri
     (s) => s === '*' || s === type || (s.endsWith('.*') && type.startsWith(s.slice(0, -1))),
   );
 }
+
+/**
+ * A filter on event types (GET /deliveries?event_type=, the event log): a catalog type, or a
+ * family `<prefix>.*` whose prefix starts at least one catalog type (`booking.*`,
+ * `conversation.message.*`).
+ */
+export function isEventTypeFilter(value: string): boolean {
+  if (EVENT_TYPE_NAMES.includes(value)) return true;
+  if (!value.endsWith('.*') || value.length < 3) return false;
+  const prefix = value.slice(0, -1);
+  return EVENT_TYPE_NAMES.some((type) => type.startsWith(prefix));
+}
+
+/** The Prisma condition on a type column for a filter accepted by `isEventTypeFilter`. */
+export function eventTypeCondition(filter: string): string | { startsWith: string } {
+  return filter.endsWith('.*') ? { startsWith: filter.slice(0, -1) } : filter;
+}

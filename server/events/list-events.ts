@@ -2,6 +2,7 @@ import { type Page, paginate } from '@/server/db/pagination';
 import { type EventEnvelope, envelopeOf } from '@/server/delivery/envelope';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
+import { eventTypeCondition } from './catalog';
 
 /**
  * The tenant's events (the outbox), newest first, as the envelopes receivers get; with `after`,
@@ -12,11 +13,13 @@ export async function listEvents(
   input: { limit: number; cursor?: string; type?: string; after?: string },
 ): Promise<Page<EventEnvelope>> {
   const { db } = ctx;
+  // A type, or (from the dashboard's event log) a family such as booking.*.
+  const type = input.type ? { type: eventTypeCondition(input.type) } : {};
   if (input.after !== undefined) {
     if (input.cursor !== undefined)
       throw Errors.validation([{ path: 'cursor', message: 'Use either after or cursor, not both' }]);
     const rows = await db.event.findMany({
-      where: { id: { gt: input.after }, ...(input.type ? { type: input.type } : {}) },
+      where: { id: { gt: input.after }, ...type },
       orderBy: { id: 'asc' },
       take: input.limit,
     });
@@ -26,7 +29,7 @@ export async function listEvents(
     input,
     ({ after, take }) =>
       db.event.findMany({
-        where: { ...after, ...(input.type ? { type: input.type } : {}) },
+        where: { ...after, ...type },
         orderBy: { id: 'desc' },
         take,
       }),

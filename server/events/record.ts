@@ -8,6 +8,7 @@ import type { TenantTx } from '@/server/db/tenant-scope';
 import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '@/server/delivery/engine';
 import type { EventEnvelope } from '@/server/delivery/envelope';
 import { newId } from '@/server/lib/ids';
+import { currentTraceparent } from '@/server/lib/tracing';
 import { type EventType, subscriptionMatches } from './catalog';
 import { type EventObject, type EventPrevious, validatePayload } from './payloads';
 
@@ -68,15 +69,24 @@ export async function recordEventFor<K extends EventType>(
   const deliveryIds = await writeDeliveries(
     tx,
     engine,
-    { tenantId: input.tenantId, eventId: id, endpointIds },
+    { tenantId: input.tenantId, eventId: id, eventType: input.type, objectId: objectIdOf(data), endpointIds },
     insertEvent,
   );
   return { envelope, deliveryIds };
 }
 
+/** `data.object.id` of an event, copied onto its deliveries for the `object_id` filter. */
+export function objectIdOf(data: { object: unknown }): string | null {
+  const object = data.object as { id?: unknown } | null;
+  return typeof object?.id === 'string' ? object.id : null;
+}
+
 interface NewDeliveries {
   tenantId: string;
   eventId: string;
+  /** The event's type and object id, copied onto each delivery (the list filters read them there). */
+  eventType: string;
+  objectId: string | null;
   endpointIds: string[];
   resendOfId?: string;
 }
@@ -119,9 +129,9 @@ async function writeDeliveries(
     const now = new Date().toISOString();
     const ids = jobs.map((j) => j.deliveryId);
     writes.push(Prisma.sql`insert into deliveries
-        (id, tenant_id, event_id, endpoint_id, resend_of_id, next_attempt_at)
-      select d.id, ${input.tenantId}::uuid, ${input.eventId}, d.endpoint_id, ${input.resendOfId ?? null},
-        ${now}::timestamptz
+        (id, tenant_id, event_id, event_type, object_id, endpoint_id, resend_of_id, next_attempt_at, traceparent)
+      select d.id, ${input.tenantId}::uuid, ${input.eventId}, ${input.eventType}, ${input.objectId}::text,
+        d.endpoint_id, ${input.resendOfId ?? null}, ${now}::timestamptz, ${currentTraceparent()}::text
       from unnest(${ids}::text[], ${input.endpointIds}::text[]) as d(id, endpoint_id)`);
   }
   if (writes.length === 0) return [];

@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
+import { EVENT_TYPE_NAMES, isEventTypeFilter } from '@/server/events/catalog';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
 export const EventTypeName = z.enum(EVENT_TYPE_NAMES as [string, ...string[]]);
+
+export const EventTypeFilter = z
+  .string()
+  .max(100)
+  .refine(isEventTypeFilter, {
+    message: 'Must be an event type from GET /event-types or a family of them such as booking.*',
+  })
+  .meta({ example: 'booking.*' });
 
 export const EventEnvelope = z.object({
   id: z.string().meta({ example: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),

@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import { authenticate, type Principal, requireRole } from '@/server/auth/principal';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
@@ -5,8 +6,10 @@ import { type Actor, operationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
 import { isUuid, newRequestId } from '@/server/lib/ids';
 import { assertSafeInput } from '@/server/lib/safe-input';
+import { withRequestSpan } from '@/server/lib/tracing';
 import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
+import { observeHttpRequest } from '@/server/metrics/registry';
 import { assertWithinApiRateLimit } from './api-rate-limit';
 import { parseJsonBody, readBodyText } from './body';
 import { clientAddressOf } from './client-address';
@@ -37,23 +40,42 @@ export function compileRoutes(routes: AnyRoute[]): CompiledRoute[] {
   });
 }
 
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The wrapper every /api/v1 request goes through; see README "Request pipeline". */
-export async function handleApiRequest(request: Request, table: CompiledRoute[]): Promise<Response> {
+export function handleApiRequest(request: Request, table: CompiledRoute[]): Promise<Response> {
+  // One span per request when tracing is on; deliveries written inside it keep its trace context.
+  return withRequestSpan(request.method, (span) => handle(request, table, span));
+}
+
+async function handle(request: Request, table: CompiledRoute[], span: Span): Promise<Response> {
   const started = performance.now();
   const sent = request.headers.get('x-request-id');
   const requestId = sent && REQUEST_ID.test(sent) ? sent : newRequestId();
   const url = new URL(request.url);
   let response: Response;
   let tenantId: string | undefined;
+  // The matched route's template labels the request metrics (never the raw path or the tenant).
+  let routeTemplate = 'unmatched';
   try {
     // A deployment missing a required setting refuses every request (CONTRACT §8: one clear line
     // per problem at start; /api/health names them).
     if (settingsProblems().length > 0) throw Errors.misconfigured();
-    const result = await dispatch(request, url, requestId, table, (id) => {
-      tenantId = id;
-    });
+    const result = await dispatch(
+      request,
+      url,
+      requestId,
+      table,
+      (id) => {
+        tenantId = id;
+      },
+      (template) => {
+        routeTemplate = template;
+        span.updateName(`${request.method} /api/v1${template}`);
+        span.setAttribute('http.route', `/api/v1${template}`);
+      },
+    );
     response = toResponse(result, requestId);
   } catch (error) {
     if (error instanceof AppError) {
@@ -69,6 +91,9 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
       response = internalErrorResponse(requestId);
     }
   }
+  span.setAttribute('http.response.status_code', response.status);
+  const method = METHODS.has(request.method) ? request.method : 'OTHER'; // a bounded label set
+  observeHttpRequest(method, routeTemplate, response.status, (performance.now() - started) / 1000);
   logger().info(
     {
       request_id: requestId,
@@ -104,6 +129,7 @@ async function dispatch(
   requestId: string,
   table: CompiledRoute[],
   onTenant: (id: string) => void,
+  onRoute: (template: string) => void,
 ): Promise<ApiResult> {
   const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
   const method = request.method.toUpperCase();
@@ -115,6 +141,7 @@ async function dispatch(
   if (!hit) throw HttpErrors.methodNotAllowed([...new Set(matches.map((m) => m.entry.route.method))]);
 
   const { route } = hit.entry;
+  onRoute(route.path);
   const params: Record<string, string> = {};
   hit.entry.names.forEach((name, i) => {
     params[name] = decodePathSegment(hit.match[i + 1]);

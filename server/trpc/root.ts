@@ -5,7 +5,9 @@ import { auditLogRouter } from './routers/audit-log';
 import { bookingsRouter } from './routers/bookings';
 import { conversationsRouter } from './routers/conversations';
 import { eventTypesRouter } from './routers/event-types';
+import { eventsRouter } from './routers/events';
 import { linksRouter } from './routers/links';
+import { overviewRouter } from './routers/overview';
 import { paymentsRouter } from './routers/payments';
 import { teamRouter } from './routers/team';
 import { webhooksRouter } from './routers/webhooks';
@@ -16,7 +18,9 @@ export const appRouter = createTRPCRouter({
   bookings: bookingsRouter,
   conversations: conversationsRouter,
   eventTypes: eventTypesRouter,
+  events: eventsRouter,
   links: linksRouter,
+  overview: overviewRouter,
   payments: paymentsRouter,
   team: teamRouter,
   webhooks: webhooksRouter,

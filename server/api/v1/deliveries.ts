@@ -1,6 +1,6 @@
 import { listOf } from '@/server/api/schemas/common';
 import { getDelivery, listDeliveries, resendDelivery } from '@/server/domain/webhooks';
-import { Delivery, DeliveryDetail, DeliveryListQuery } from '@/server/domain/webhooks/schemas';
+import { AllDeliveriesQuery, Delivery, DeliveryDetail } from '@/server/domain/webhooks/schemas';
 import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Webhooks';
@@ -12,8 +12,11 @@ export const deliveryRoutes = [
     operationId: 'listDeliveries',
     tag,
     role: 'admin',
-    summary: 'Deliveries across all endpoints (e.g. ?status=failed)',
-    query: DeliveryListQuery,
+    summary: 'Deliveries across all endpoints, filtered (e.g. ?status=failed&event_type=booking.*)',
+    description:
+      'Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. ' +
+      'An endpoint_id of another tenant simply matches nothing.',
+    query: AllDeliveriesQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Delivery, 'DeliveryList') } },
     handler: async ({ ctx, query }) => json(200, await listDeliveries(ctx, query)),
   }),

@@ -10,11 +10,14 @@ import {
   updateEndpoint,
   verifyReceiver,
 } from '@/server/domain/webhooks';
+import { endpointDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
 import {
   CreateWebhookInput,
   Delivery,
   DeliveryListQuery,
+  DeliveryStats,
   ReceiverCheck,
+  StatsQuery,
   TestEventResult,
   UpdateWebhookInput,
   WebhookEndpoint,
@@ -147,11 +150,32 @@ export const webhookRoutes = [
     operationId: 'listWebhookDeliveries',
     tag,
     role: 'admin',
-    summary: "The endpoint's deliveries, filterable by status",
+    summary: "The endpoint's deliveries, filtered (status, event type, time, object, response status)",
+    description:
+      'Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it.',
     query: DeliveryListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Delivery, 'DeliveryList') } },
     errors: [404],
     handler: async ({ ctx, params, query }) =>
       json(200, await listDeliveries(ctx, { ...query, endpointId: params.id })),
+  }),
+  tenantRoute({
+    method: 'GET',
+    path: '/webhooks/{id}/stats',
+    operationId: 'getWebhookStats',
+    tag,
+    role: 'admin',
+    summary: "The endpoint's attempts per hour or day: succeeded, failed and latency",
+    description:
+      'Counts attempts (not deliveries) started in [since, until), in buckets that start on UTC hours or ' +
+      'days; every bucket of the window is listed, oldest first, empty ones with zeros and null latency. ' +
+      'Default: the last 24 hours by hour (the current hour last). 422 when until is not after since, or ' +
+      'when the window holds more than 744 buckets. totals.pending counts the deliveries waiting for an ' +
+      'attempt now.',
+    query: StatsQuery,
+    responses: { 200: { description: 'The buckets and totals', schema: DeliveryStats } },
+    errors: [404],
+    handler: async ({ ctx, params, query }) =>
+      json(200, await endpointDeliveryStats(ctx, { ...query, id: params.id })),
   }),
 ];

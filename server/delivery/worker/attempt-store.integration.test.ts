@@ -16,6 +16,7 @@ import { batched, batchedAttemptRecorder } from './attempt-store';
 // behave as if written alone.
 let tenant: TestTenant;
 let pool: pg.Pool;
+const endpointOf = new Map<string, string>();
 
 beforeAll(async () => {
   tenant = await createTestTenant('attempt store');
@@ -35,6 +36,7 @@ async function newDeliveries(count: number, type: EventType): Promise<AttemptJob
     );
   }
   const deliveries = await db.delivery.findMany({ where: { event: { type } }, orderBy: { id: 'asc' } });
+  for (const d of deliveries) endpointOf.set(d.id, d.endpointId);
   return deliveries.map((d) => ({ tenantId: tenant.tenantId, deliveryId: d.id, attempt: 1 }));
 }
 
@@ -42,6 +44,7 @@ function failedAttempt(job: AttemptJob, retryAt: Date | null): AttemptRecord {
   return {
     id: newId('deliveryAttempt'),
     job,
+    endpointId: endpointOf.get(job.deliveryId) ?? 'whe_unknown',
     startedAt: new Date(),
     result: {
       ok: false,
@@ -88,6 +91,7 @@ describe('worker attempt recorder', () => {
       attemptCount: 1,
       nextAttemptAt: retryAt,
       lockedUntil: null,
+      lastResponseStatus: 500,
     });
     expect(byId.get(b.deliveryId)).toMatchObject({
       status: 'failed',
@@ -95,8 +99,16 @@ describe('worker attempt recorder', () => {
       nextAttemptAt: null,
       lockedUntil: null,
     });
-    expect(byId.get(c.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1, lockedUntil: null });
+    expect(byId.get(c.deliveryId)).toMatchObject({
+      status: 'succeeded',
+      attemptCount: 1,
+      lockedUntil: null,
+      lastResponseStatus: 200,
+    });
     expect(await db.deliveryAttempt.count({ where: { deliveryId: a.deliveryId } })).toBe(1);
+    // Each attempt row names its delivery's endpoint (the stats read attempts by endpoint).
+    const attempt = await db.deliveryAttempt.findFirstOrThrow({ where: { deliveryId: a.deliveryId } });
+    expect(attempt.endpointId).toBe(byId.get(a.deliveryId)?.endpointId);
 
     // A later re-run of a recorded attempt records nothing and moves nothing.
     const later = new Date(Date.now() + 120_000);

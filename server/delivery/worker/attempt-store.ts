@@ -8,20 +8,21 @@ import { statementName } from '@/server/db/pool';
 import type { AttemptRecord } from '@/server/delivery/attempt';
 
 export const RECORD_ATTEMPTS_SQL = `with input as (
-    select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text, attempt_number int,
+    select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text, endpoint_id text, attempt_number int,
       started_at timestamptz, succeeded boolean, response_status int, latency_ms int, response_excerpt text, error text,
       status "DeliveryStatus", next_attempt_at timestamptz)
   ), attempt as (
-    insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
+    insert into delivery_attempts (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded,
       response_status, latency_ms, response_excerpt, error)
-    select id, tenant_id, delivery_id, attempt_number, started_at, succeeded, response_status, latency_ms,
+    select id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded, response_status, latency_ms,
       response_excerpt, error
     from input
     on conflict (delivery_id, attempt_number) do nothing
     returning delivery_id, attempt_number
   ), moved as (
     update deliveries d set status = i.status, attempt_count = i.attempt_number, last_attempt_at = i.started_at,
-      next_attempt_at = i.next_attempt_at, locked_until = null, updated_at = now()
+      next_attempt_at = i.next_attempt_at, last_response_status = i.response_status, locked_until = null,
+      updated_at = now()
     from attempt a join input i on i.delivery_id = a.delivery_id and i.attempt_number = a.attempt_number
     where d.id = a.delivery_id and d.tenant_id = i.tenant_id and d.status = 'pending'
     returning d.id
@@ -43,6 +44,7 @@ export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) =
       id: r.id,
       tenant_id: r.job.tenantId,
       delivery_id: r.job.deliveryId,
+      endpoint_id: r.endpointId,
       attempt_number: r.job.attempt,
       started_at: r.startedAt.toISOString(),
       succeeded: r.result.ok,

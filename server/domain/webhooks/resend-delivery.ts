@@ -20,6 +20,8 @@ export async function resendDelivery(ctx: OperationContext, input: { id: string 
     const [id] = await createDeliveries(tx, {
       tenantId,
       eventId: original.eventId,
+      eventType: original.eventType,
+      objectId: original.objectId,
       endpointIds: [original.endpointId],
       resendOfId: original.id,
     });

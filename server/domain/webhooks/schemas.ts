@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isSubscribable } from '@/server/events/catalog';
-import { EventEnvelope } from '@/server/events/schemas';
+import { EventEnvelope, EventTypeFilter } from '@/server/events/schemas';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
 const Subscription = z
@@ -97,7 +97,53 @@ export const DeliveryDetail = Delivery.extend({
   event: EventEnvelope,
 });
 
-export const DeliveryListQuery = ListQuery.extend({ status: DeliveryStatus.optional() });
+export const RESPONSE_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
+
+const createdBound = (description: string) =>
+  z.iso.datetime({ offset: true }).optional().meta({ description, example: '2026-11-23T00:00:00Z' });
+
+/** The filters of both delivery lists (CONTRACT §12); every one is backed by an index. */
+export const deliveryFilters = {
+  status: DeliveryStatus.optional(),
+  event_type: EventTypeFilter.optional().meta({
+    description: 'An event type, or a family of them (`booking.*`, `conversation.message.*`)',
+  }),
+  created_after: createdBound('Only deliveries created at or after this time'),
+  created_before: createdBound('Only deliveries created before this time'),
+  object_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Only deliveries of events about this resource (the event's data.object.id)" }),
+  response_status: z
+    .enum(RESPONSE_CLASSES)
+    .optional()
+    .meta({
+      description:
+        'The class of the HTTP status of the last attempt; `none`: no answer (no attempt yet, or it timed ' +
+        'out or could not connect)',
+    }),
+};
+
+export const createdOrder = (q: { created_after?: string; created_before?: string }) =>
+  !q.created_after || !q.created_before || Date.parse(q.created_before) > Date.parse(q.created_after);
+export const createdOrderIssue = { message: 'Must be after created_after', path: ['created_before'] };
+
+export const DeliveryListQuery = ListQuery.extend(deliveryFilters).refine(createdOrder, createdOrderIssue);
+
+export const AllDeliveriesQuery = ListQuery.extend({
+  ...deliveryFilters,
+  endpoint_id: z
+    .string()
+    .regex(/^whe_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook endpoint id (whe_…)')
+    .optional()
+    .meta({ description: 'Only deliveries to this endpoint', example: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+}).refine(createdOrder, createdOrderIssue);
+
+export type DeliveryFilters = {
+  [K in keyof typeof deliveryFilters]?: z.output<(typeof deliveryFilters)[K]>;
+};
 
 export const TestEventResult = z.object({ event: EventEnvelope, delivery: Delivery });
 
@@ -118,4 +164,47 @@ export const ReceiverCheckResult = z.object({
 export const ReceiverCheck = z.object({
   passed: z.boolean().meta({ description: 'Every case ok' }),
   results: z.array(ReceiverCheckResult),
+});
+
+export const STATS_MAX_BUCKETS = 744;
+
+export const StatsQuery = z.object({
+  since: z.iso.datetime({ offset: true }).optional().meta({
+    description:
+      'Start of the window (default: the start of the hour 23 hours ago by hour, of the UTC day 29 days ago by day)',
+  }),
+  until: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'End of the window, exclusive (default: now)' }),
+  bucket: z
+    .enum(['hour', 'day'])
+    .default('hour')
+    .meta({ description: `Bucket size; buckets start on UTC hours or days; at most ${STATS_MAX_BUCKETS}` }),
+});
+
+export const StatsBucket = z.object({
+  start: Timestamp.meta({ description: 'Start of the bucket (a UTC hour or day)' }),
+  succeeded: z.number().int().meta({ description: 'Attempts answered with a 2xx' }),
+  failed: z.number().int().meta({ description: 'Attempts that failed (non-2xx, timeout, no connection)' }),
+  latency_p50_ms: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'Median attempt latency (null: no attempt)' }),
+  latency_p95_ms: z.number().int().nullable().meta({ description: '95th percentile attempt latency' }),
+});
+
+export const DeliveryStats = z.object({
+  buckets: z
+    .array(StatsBucket)
+    .meta({ description: 'Every bucket of the window, oldest first, empty ones too' }),
+  totals: z.object({
+    succeeded: z.number().int().meta({ description: 'Succeeded attempts in the window' }),
+    failed: z.number().int().meta({ description: 'Failed attempts in the window' }),
+    pending: z
+      .number()
+      .int()
+      .meta({ description: 'Deliveries waiting for an attempt now (first or retry), whatever the window' }),
+  }),
 });

@@ -13,7 +13,15 @@ import {
   updateEndpoint,
   verifyReceiver,
 } from '@/server/domain/webhooks';
-import { CreateWebhookInput, DeliveryStatus, UpdateWebhookInput } from '@/server/domain/webhooks/schemas';
+import { endpointDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
+import {
+  CreateWebhookInput,
+  createdOrder,
+  createdOrderIssue,
+  deliveryFilters,
+  StatsQuery,
+  UpdateWebhookInput,
+} from '@/server/domain/webhooks/schemas';
 import { ListQuery } from '@/server/lib/schemas';
 import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '@/server/trpc/init';
 
@@ -41,10 +49,17 @@ export const webhooksRouter = createTRPCRouter({
         .extend({
           /** Omitted: deliveries across all endpoints (the "Failed deliveries" view). */
           endpointId: z.string().min(1).max(100).optional(),
-          status: DeliveryStatus.optional(),
-        }),
+          /** The event log's "deliveries this event caused". */
+          eventId: z.string().min(1).max(100).optional(),
+          ...deliveryFilters,
+        })
+        .refine(createdOrder, createdOrderIssue),
     )
     .query(({ ctx, input }) => listDeliveries(ctx, input)),
+  /** The endpoint page's chart: REST's GET /webhooks/{id}/stats. */
+  stats: adminProcedure
+    .input(IdInput.extend(StatsQuery.shape))
+    .query(({ ctx, input }) => endpointDeliveryStats(ctx, input)),
   delivery: adminProcedure.input(IdInput).query(({ ctx, input }) => getDelivery(ctx, input)),
   resend: adminProcedure.input(IdInput).mutation(({ ctx, input }) => resendDelivery(ctx, input)),
 });

@@ -1,6 +1,7 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { DeliveryFilterBar, useDeliveryFilters } from '@/app/_components/delivery-filters';
 import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import {
@@ -20,10 +21,11 @@ import { useAction } from '@/app/_components/use-action';
 /** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
 export function FailedDeliveries() {
   const trpc = useTRPC();
+  const { filters, active } = useDeliveryFilters();
   // Deliveries fail in the background (after their last retry), so the list keeps itself current.
   const failed = useInfiniteQuery({
     ...trpc.webhooks.deliveries.infiniteQueryOptions(
-      { status: 'failed' },
+      { ...filters, status: 'failed' },
       { getNextPageParam: (page) => page.next_cursor },
     ),
     refetchInterval: 3000,
@@ -41,7 +43,16 @@ export function FailedDeliveries() {
   return (
     <>
       {feedback.node}
-      <QueryState query={failed} rows={rows} empty={<EmptyState>No failed deliveries.</EmptyState>}>
+      <DeliveryFilterBar endpoints={endpoints.data?.data} hide={['status']} />
+      <QueryState
+        query={failed}
+        rows={rows}
+        empty={
+          <EmptyState>
+            {active ? 'No failed deliveries match these filters.' : 'No failed deliveries.'}
+          </EmptyState>
+        }
+      >
         {() => (
           <Table>
             <THead

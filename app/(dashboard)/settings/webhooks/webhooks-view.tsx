@@ -1,6 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { QueryState, SecretOnce } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
@@ -27,13 +28,21 @@ import { EndpointForm } from './endpoint-form';
 import { FailedDeliveries } from './failed-deliveries';
 
 export function WebhooksView() {
+  // The tab is in the URL (?view=failed), with the failed list's filters, so the view can be shared.
+  const params = useSearchParams();
+  const router = useRouter();
+  const view = params.get('view') === 'failed' ? 'failed' : 'endpoints';
+  const show = (next: string) =>
+    router.replace(next === 'failed' ? '/settings/webhooks?view=failed' : '/settings/webhooks', {
+      scroll: false,
+    });
   return (
     <>
       <PageHeader
         title="Webhooks"
         description="Signed HTTP callbacks for events in this tenant (Standard Webhooks signatures)."
       />
-      <Tabs defaultValue="endpoints">
+      <Tabs value={view} onValueChange={show}>
         <TabsList aria-label="Webhook views">
           <TabsTrigger value="endpoints">Endpoints</TabsTrigger>
           <TabsTrigger value="failed">Failed deliveries</TabsTrigger>

@@ -2,8 +2,8 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { DeliveryFilterBar, useDeliveryFilters } from '@/app/_components/delivery-filters';
 import { Loading, LoadMore, QueryState, Time } from '@/app/_components/feedback';
-import { StatusSelect } from '@/app/_components/status-select';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
@@ -20,19 +20,17 @@ import {
   Tr,
 } from '@/app/_components/ui';
 import { DeliveryPanel } from './delivery-panel';
+import { EndpointChart } from './endpoint-chart';
 import { ReceiverCheck } from './receiver-check';
-
-const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
-type Filter = (typeof FILTERS)[number];
 
 export function EndpointDetail({ id, initialDelivery }: { id: string; initialDelivery: string | null }) {
   const trpc = useTRPC();
-  const [filter, setFilter] = useState<Filter>('all');
+  const { filters, active } = useDeliveryFilters();
   const [selected, setSelected] = useState<string | null>(initialDelivery);
   const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id }));
   const deliveries = useInfiniteQuery({
     ...trpc.webhooks.deliveries.infiniteQueryOptions(
-      { endpointId: id, ...(filter === 'all' ? {} : { status: filter }) },
+      { ...filters, endpointId: id },
       { getNextPageParam: (page) => page.next_cursor },
     ),
     // Deliveries move on their own (retries); poll faster while any is still pending.
@@ -63,22 +61,21 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
         />
       )}
 
+      <EndpointChart id={id} />
       <ReceiverCheck id={id} />
 
       <SectionHeader
         className="mt-6"
         title="Deliveries"
-        actions={
-          <>
-            {deliveries.isFetching && <span className="text-sm text-muted">Refreshing…</span>}
-            <StatusSelect id="status-filter" value={filter} options={FILTERS} onChange={setFilter} />
-          </>
-        }
+        actions={deliveries.isFetching && <span className="text-sm text-muted">Refreshing…</span>}
       />
+      <DeliveryFilterBar />
       <QueryState
         query={deliveries}
         rows={rows}
-        empty={<EmptyState>No {filter === 'all' ? '' : `${filter} `}deliveries yet.</EmptyState>}
+        empty={
+          <EmptyState>{active ? 'No deliveries match these filters.' : 'No deliveries yet.'}</EmptyState>
+        }
       >
         {() => (
           <Table>

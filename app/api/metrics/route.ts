@@ -1,0 +1,9 @@
+import { handleMetricsRequest } from '@/server/metrics/endpoint';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Prometheus scrape endpoint (README "Metrics and tracing"). */
+export function GET(request: Request): Promise<Response> {
+  return handleMetricsRequest(request);
+}
