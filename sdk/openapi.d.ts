@@ -1152,6 +1152,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The service disabled an endpoint after consecutive failed attempts (never sent to that endpoint)
+         * @description Sent to every active endpoint subscribed to webhook.endpoint.disabled (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["webhookEndpointDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.delivery.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A delivery failed its last scheduled attempt (never sent to the endpoint it is about)
+         * @description Sent to every active endpoint subscribed to webhook.delivery.exhausted (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["webhookDeliveryExhaustedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1655,6 +1695,91 @@ export interface components {
                 object: components["schemas"]["Payment"];
             };
         };
+        /** @description The webhook.endpoint.disabled envelope */
+        WebhookEndpointDisabledEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.endpoint.disabled";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["WebhookEndpoint"];
+            };
+        };
+        WebhookEndpoint: {
+            /** @example whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            is_active: boolean;
+            /**
+             * @description failing: the service disabled the endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts, the first at least WEBHOOK_DISABLE_AFTER old. null: active, or disabled by a person.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (with disabled_reason)
+             */
+            disabled_at: string | null;
+            /** @description Attempts per second; null: unlimited */
+            rate_limit_per_second: number | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            updated_at: string;
+            /** @description Delivery attempts in the last 24 h */
+            recent_attempts: number;
+            /** @description Share of those attempts that succeeded (null without attempts) */
+            recent_success_rate: number | null;
+        };
+        /** @description The webhook.delivery.exhausted envelope */
+        WebhookDeliveryExhaustedEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.delivery.exhausted";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: {
+                    /** @example dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+                    delivery_id: string;
+                    /** @example whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+                    endpoint_id: string;
+                    /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+                    event_id: string;
+                    /** @example booking.confirmed */
+                    event_type: string;
+                    /** @description Attempts the delivery has had in all */
+                    attempts: number;
+                    /** @description HTTP status of the last attempt (null: no answer, e.g. timeout or refused) */
+                    last_status: number | null;
+                };
+            };
+        };
         /** @description The webhook.test envelope */
         WebhookTestEvent: {
             /** @description evt_… id; also the webhook-id header (deduplicate by it) */
@@ -1962,6 +2087,18 @@ export interface components {
             description: string | null;
             is_active: boolean;
             /**
+             * @description failing: the service disabled the endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts, the first at least WEBHOOK_DISABLE_AFTER old. null: active, or disabled by a person.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (with disabled_reason)
+             */
+            disabled_at: string | null;
+            /** @description Attempts per second; null: unlimited */
+            rate_limit_per_second: number | null;
+            /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
              */
@@ -1988,33 +2125,16 @@ export interface components {
             description?: string | null;
             /** @default true */
             is_active: boolean;
+            /**
+             * @description At most this many attempts per second reach the endpoint (null: unlimited). Attempts over the limit wait for a free slot; they never fail because of it.
+             * @example 10
+             */
+            rate_limit_per_second?: number | null;
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         WebhookEndpointList: {
             data: components["schemas"]["WebhookEndpoint"][];
             next_cursor: string | null;
-        };
-        WebhookEndpoint: {
-            /** @example whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
-            id: string;
-            url: string;
-            events: string[];
-            description: string | null;
-            is_active: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC timestamp
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC timestamp
-             */
-            updated_at: string;
-            /** @description Delivery attempts in the last 24 h */
-            recent_attempts: number;
-            /** @description Share of those attempts that succeeded (null without attempts) */
-            recent_success_rate: number | null;
         };
         UpdateWebhookEndpoint: {
             /**
@@ -2024,7 +2144,13 @@ export interface components {
             url?: string;
             events?: string[];
             description?: string | null;
+            /** @description true re-enables an endpoint (also one the service disabled): it clears disabled_reason and the failure streak. Deliveries that failed meanwhile stay failed: POST /webhooks/{id}/recover requeues them. */
             is_active?: boolean;
+            /**
+             * @description At most this many attempts per second reach the endpoint (null: unlimited). Attempts over the limit wait for a free slot; they never fail because of it.
+             * @example 10
+             */
+            rate_limit_per_second?: number | null;
         };
         /** @description The new secret; the old one keeps signing too until previous_secret_expires_at */
         WebhookSecret: {
@@ -2045,7 +2171,7 @@ export interface components {
             /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2204,7 +2330,7 @@ export interface components {
         };
         EventType: {
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             description: string;
             /** @description JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; self-contained, so a receiver can validate a delivery body with any JSON Schema validator */
             schema: {
@@ -6156,7 +6282,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
                 /** @description Only events recorded after this one, oldest first (for polling: pass the last id you got). Not with cursor; next_cursor is then always null. */
                 after?: string;
             };
@@ -7539,6 +7665,136 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEndpointDisabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "webhook.endpoint.disabled",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "url": "https://example.com/webhooks",
+                 *           "events": [
+                 *             "booking.*"
+                 *           ],
+                 *           "description": "Booking sync",
+                 *           "is_active": false,
+                 *           "disabled_reason": "failing",
+                 *           "disabled_at": "2026-01-15T09:30:00.000Z",
+                 *           "rate_limit_per_second": null,
+                 *           "created_at": "2026-01-01T08:00:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z",
+                 *           "recent_attempts": 412,
+                 *           "recent_success_rate": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryExhaustedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "webhook.delivery.exhausted",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "delivery_id": "dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "endpoint_id": "whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "event_id": "evt_01JD3XJ4R0Q8X5V7YJ3L1M6N9P",
+                 *           "event_type": "booking.confirmed",
+                 *           "attempts": 6,
+                 *           "last_status": 503
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookDeliveryExhaustedEvent"];
             };
         };
         responses: {

@@ -4,13 +4,16 @@
 // runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { disableIfFailing, recordDeliveryExhausted } from '@/server/domain/webhooks/failing-endpoint';
+import { isWebhookNotice } from '@/server/events/catalog';
 import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
 import { signingSecrets } from '@/server/security/webhook-secrets';
-import { LOAD_DELIVERY_SQL } from './delivery-sql';
+import { LOAD_DELIVERY_SQL, RECORD_ATTEMPTS_SQL } from './delivery-sql';
 import { envelopeBody } from './envelope';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
+import { takeThrottleSlot } from './throttle';
 
 export interface AttemptJob {
   tenantId: string;
@@ -22,6 +25,8 @@ export type AttemptOutcome =
   | { kind: 'succeeded'; attempt: number }
   | { kind: 'retry'; attempt: number; nextAttempt: number; waitMs: number }
   | { kind: 'failed'; attempt: number }
+  /** Nothing was sent: the endpoint's throttle has no free slot before `until`; run the same attempt then. */
+  | { kind: 'throttled'; attempt: number; until: Date }
   /** Nothing was sent: the delivery is gone, already final, already past this attempt, or its endpoint is inactive. */
   | { kind: 'skipped'; reason: 'gone' | 'final' | 'duplicate' | 'endpoint_inactive'; attemptCount: number };
 
@@ -39,12 +44,15 @@ export interface LoadedDelivery {
   id: string;
   status: string;
   attemptCount: number;
+  /** attempt_count when the delivery was last recovered: this round's attempts are numbered after it. */
+  attemptBase: number;
   eventId: string;
   eventType: string;
   payload: unknown;
   endpointId: string;
   url: string;
   isActive: boolean;
+  rateLimitPerSecond: number | null;
   secretEnc: string;
   previousSecretEnc: string | null;
   previousSecretExpiresAt: Date | null;
@@ -54,6 +62,8 @@ export interface LoadedDelivery {
 export interface AttemptRecord {
   id: string;
   job: AttemptJob;
+  /** Whether the delivery carries one of the service's own `webhook.*` notices (never counts toward a failure streak). */
+  notice: boolean;
   startedAt: Date;
   result: SendOutcome;
   status: 'succeeded' | 'failed' | 'pending';
@@ -72,12 +82,12 @@ export interface AttemptStore {
   record(record: AttemptRecord): Promise<boolean>;
 }
 
-/** Attempts allowed in total: the first plus one per configured wait. */
+/** Attempts allowed in one round (a delivery's first, or each recovery): the first plus one per configured wait. */
 export function maxAttempts(): number {
   return 1 + settings().WEBHOOK_RETRY_WAITS.length;
 }
 
-/** The wait after failed attempt `attempt` (1-based). */
+/** The wait after failed attempt `attempt` of a round (1-based). */
 export function waitAfter(attempt: number): number | undefined {
   return settings().WEBHOOK_RETRY_WAITS[attempt - 1];
 }
@@ -95,29 +105,34 @@ function prismaStore(tenantId: string): AttemptStore {
       );
       return delivery;
     },
-    async record({ id, job, startedAt, result, status, nextAttemptAt }) {
-      // One statement, so one round trip and atomic without a transaction: the attempt row (unique
-      // per delivery and number: a duplicate run inserts nothing and so moves nothing) and the
-      // delivery's new state, only if the attempt row was new.
-      const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
-        with attempt as (
-          insert into delivery_attempts (id, tenant_id, delivery_id, attempt_number, started_at, succeeded,
-            response_status, latency_ms, response_excerpt, error)
-          values (${id}, ${job.tenantId}::uuid, ${job.deliveryId}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
-            ${result.ok}, ${result.status}::int, ${result.latencyMs}, ${result.excerpt}, ${result.error})
-          on conflict (delivery_id, attempt_number) do nothing
-          returning delivery_id
-        ), moved as (
-          update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
-            last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
-            locked_until = null, updated_at = now()
-          from attempt
-          where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
-          returning d.id
-        )
-        select count(*)::int as moved from moved`;
-      return moved > 0;
+    async record(record) {
+      // One statement, so one round trip and atomic without a transaction: the attempt row, the
+      // delivery's new state (only if the attempt row was new) and the endpoint's failure streak.
+      const [{ moved }] = await db.$queryRawUnsafe<{ moved: string[] }[]>(
+        RECORD_ATTEMPTS_SQL,
+        JSON.stringify([attemptRecordRow(record)]),
+      );
+      return moved.length > 0;
     },
+  };
+}
+
+/** One record as a row of RECORD_ATTEMPTS_SQL's input. */
+export function attemptRecordRow(r: AttemptRecord) {
+  return {
+    id: r.id,
+    tenant_id: r.job.tenantId,
+    delivery_id: r.job.deliveryId,
+    attempt_number: r.job.attempt,
+    started_at: r.startedAt.toISOString(),
+    succeeded: r.result.ok,
+    response_status: r.result.status,
+    latency_ms: r.result.latencyMs,
+    response_excerpt: r.result.excerpt,
+    error: r.result.error,
+    status: r.status,
+    next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
+    notice: r.notice,
   };
 }
 
@@ -139,14 +154,29 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     return { kind: 'skipped', reason: 'endpoint_inactive', attemptCount: delivery.attemptCount };
   }
 
+  if (delivery.rateLimitPerSecond !== null) {
+    const until = await takeThrottleSlot(job.tenantId, delivery.endpointId, delivery.rateLimitPerSecond);
+    if (until) {
+      // No attempt: the delivery waits for the slot (the worker's schedule; its claim ends here).
+      await forTenant(job.tenantId).delivery.updateMany({
+        where: { id: delivery.id, status: 'pending', attemptCount: { lt: job.attempt } },
+        data: { nextAttemptAt: until, lockedUntil: null },
+      });
+      return { kind: 'throttled', attempt: job.attempt, until };
+    }
+  }
+
   const config = settings();
+  // The number within the current round: 1..maxAttempts() (a recovered delivery starts a new round).
+  const round = job.attempt - delivery.attemptBase;
+  const notice = isWebhookNotice(delivery.eventType);
   const startedAt = new Date();
   const request = signAttempt({
     eventId: delivery.eventId,
     eventType: delivery.eventType,
     body: envelopeBody(delivery.payload),
     secrets: signingSecrets(delivery, startedAt),
-    attempt: job.attempt,
+    attempt: round,
     now: startedAt,
   });
   const result = await sendWebhook(delivery.url, request, {
@@ -154,12 +184,13 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
 
-  const wait = result.ok || job.attempt >= maxAttempts() ? undefined : waitAfter(job.attempt);
+  const wait = result.ok || round >= maxAttempts() ? undefined : waitAfter(round);
   const status = result.ok ? 'succeeded' : wait === undefined ? 'failed' : 'pending';
   const nextAttemptAt = wait === undefined ? null : new Date(Date.now() + wait);
   const moved = await store.record({
     id: newId('deliveryAttempt'),
     job,
+    notice,
     startedAt,
     result,
     status,
@@ -179,6 +210,20 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     'webhook attempt',
   );
   if (result.ok) return { kind: 'succeeded', attempt: job.attempt };
+  // CONTRACT §12. The service's own notices never cause another notice, nor count toward disabling.
+  if (!notice) {
+    if (wait === undefined) {
+      await recordDeliveryExhausted(job.tenantId, {
+        delivery_id: delivery.id,
+        endpoint_id: delivery.endpointId,
+        event_id: delivery.eventId,
+        event_type: delivery.eventType,
+        attempts: job.attempt,
+        last_status: result.status,
+      });
+    }
+    await disableIfFailing(job.tenantId, delivery.endpointId);
+  }
   if (wait === undefined) return { kind: 'failed', attempt: job.attempt };
   return { kind: 'retry', attempt: job.attempt, nextAttempt: job.attempt + 1, waitMs: wait };
 }

@@ -17,6 +17,8 @@ export interface RecordEventInput<K extends EventType> {
   type: K;
   object: EventObject<K>;
   previous?: EventPrevious<K>;
+  /** The endpoint a `webhook.*` notice is about: it never gets the notice (CONTRACT §12). */
+  aboutEndpointId?: string;
 }
 
 /**
@@ -33,7 +35,9 @@ export async function recordEvent<K extends EventType>(
     select: { id: true, events: true },
   });
   const targets =
-    input.type === 'webhook.test' ? [] : endpoints.filter((e) => subscriptionMatches(e.events, input.type));
+    input.type === 'webhook.test'
+      ? []
+      : endpoints.filter((e) => e.id !== input.aboutEndpointId && subscriptionMatches(e.events, input.type));
   return (
     await recordEventFor(
       tx,

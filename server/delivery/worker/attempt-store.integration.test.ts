@@ -42,6 +42,7 @@ function failedAttempt(job: AttemptJob, retryAt: Date | null): AttemptRecord {
   return {
     id: newId('deliveryAttempt'),
     job,
+    notice: false,
     startedAt: new Date(),
     result: {
       ok: false,

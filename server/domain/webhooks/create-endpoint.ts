@@ -9,6 +9,7 @@ export interface CreateEndpointInput {
   events: string[];
   description?: string | null;
   is_active?: boolean;
+  rate_limit_per_second?: number | null;
 }
 
 /** Registers an endpoint; the returned `webhook_secret` is the only time the secret is shown. */
@@ -24,6 +25,7 @@ export async function createEndpoint(ctx: OperationContext, input: CreateEndpoin
       events: [...new Set(input.events)],
       description: input.description ?? null,
       isActive: input.is_active ?? true,
+      rateLimitPerSecond: input.rate_limit_per_second ?? null,
       secretEnc,
     },
   });
