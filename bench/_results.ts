@@ -1,6 +1,7 @@
 // What a bench reports to bench/run.ts, which writes bench/results.json. Every ratio is measured
 // against a baseline in the same run (alternating rounds, median of the per-round ratios), except
-// `events_per_s`, an absolute rate.
+// `events_per_s`, an absolute rate, and `recover_10k_s`, the seconds POST /webhooks/{id}/recover
+// takes to requeue 10,000 failed deliveries (bench/recover.ts).
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -11,6 +12,7 @@ export const RATIO_KEYS = [
   'drain_vs_bare_100',
   'scale_read',
   'scale_drain',
+  'recover_10k_s',
 ] as const;
 
 export type RatioKey = (typeof RATIO_KEYS)[number];

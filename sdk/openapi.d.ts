@@ -653,6 +653,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requeue the failed deliveries of a time range
+         * @description Every failed delivery of this endpoint created in [since, until) (until defaults to the time of the request) goes back to pending once: the same delivery, with the same id, event and webhook-id, gets a new round of attempts with the full retry schedule (its X-Service-Delivery-Attempt counts from 1 again; attempt_number in the delivery log continues after the earlier attempts). Deliveries are requeued in batches of 1,000, each its own short transaction, and the answer comes once all are queued; they are then sent like new ones. dry_run: true answers 200 with the count and changes nothing; otherwise 202 with the number requeued. A disabled endpoint answers 409 endpoint_disabled (re-enable it first). Requires role admin.
+         */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deliveries": {
         parameters: {
             query?: never;
@@ -2261,6 +2281,28 @@ export interface components {
         DeliveryList: {
             data: components["schemas"]["Delivery"][];
             next_cursor: string | null;
+        };
+        RecoverResult: {
+            /** @description Failed deliveries in the range: requeued (202), or that would be (dry run, 200) */
+            count: number;
+        };
+        /** @description The body of POST /webhooks/{id}/recover */
+        RecoverDeliveries: {
+            /**
+             * Format: date-time
+             * @description Failed deliveries created at or after this time are requeued
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description …and before this time (default: the time of the request)
+             */
+            until?: string;
+            /**
+             * @description true: only count them (200); nothing changes
+             * @default false
+             */
+            dry_run: boolean;
         };
         DeliveryDetail: {
             /** @example dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
@@ -5963,6 +6005,127 @@ export interface operations {
             };
             /** @description not_found (also for another tenant’s resource) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverDeliveries"];
+            };
+        };
+        responses: {
+            /** @description Dry run: how many would be requeued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoverResult"];
+                };
+            };
+            /** @description Requeued; they are being delivered */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoverResult"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -140,6 +140,7 @@ const REST: Record<string, RestCase> = {
   sendWebhookTestEvent: { id: 'endpoint' },
   verifyWebhookReceiver: { id: 'endpoint' },
   listWebhookDeliveries: { id: 'endpoint' },
+  recoverWebhookDeliveries: { id: 'endpoint', body: () => ({ since: '2020-01-01T00:00:00Z' }) },
 
   listDeliveries: {},
   getDelivery: { id: 'delivery' },
@@ -196,6 +197,11 @@ const TRPC: Record<string, TrpcCase> = {
   'webhooks.deliveries': { admin: true, input: (ids) => ({ endpointId: ids.endpoint }), byId: 'endpoint' },
   'webhooks.delivery': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
   'webhooks.resend': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
+  'webhooks.recover': {
+    admin: true,
+    input: (ids) => ({ id: ids.endpoint, since: '2020-01-01T00:00:00Z' }),
+    byId: 'endpoint',
+  },
 };
 
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;

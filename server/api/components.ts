@@ -34,6 +34,8 @@ import {
   DeliveryDetail,
   ReceiverCheck,
   ReceiverCheckResult,
+  RecoverDeliveriesInput,
+  RecoverResult,
   TestEventResult,
   UpdateWebhookInput,
   WebhookEndpoint,
@@ -91,6 +93,8 @@ component(
 component(DeliveryAttempt, 'DeliveryAttempt');
 component(ReceiverCheck, 'ReceiverCheck', 'The result of POST /webhooks/{id}/verify-receiver');
 component(ReceiverCheckResult, 'ReceiverCheckResult');
+component(RecoverDeliveriesInput, 'RecoverDeliveries', 'The body of POST /webhooks/{id}/recover');
+component(RecoverResult, 'RecoverResult');
 component(Delivery, 'Delivery');
 component(DeliveryDetail, 'DeliveryDetail');
 component(

@@ -5,6 +5,7 @@ import {
   getEndpoint,
   listDeliveries,
   listEndpoints,
+  recoverDeliveries,
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
@@ -15,6 +16,8 @@ import {
   Delivery,
   DeliveryListQuery,
   ReceiverCheck,
+  RecoverDeliveriesInput,
+  RecoverResult,
   TestEventResult,
   UpdateWebhookInput,
   WebhookEndpoint,
@@ -153,5 +156,31 @@ export const webhookRoutes = [
     errors: [404],
     handler: async ({ ctx, params, query }) =>
       json(200, await listDeliveries(ctx, { ...query, endpointId: params.id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/webhooks/{id}/recover',
+    operationId: 'recoverWebhookDeliveries',
+    tag,
+    role: 'admin',
+    summary: 'Requeue the failed deliveries of a time range',
+    description:
+      'Every failed delivery of this endpoint created in [since, until) (until defaults to the time of the ' +
+      'request) goes back to pending once: the same delivery, with the same id, event and webhook-id, gets a ' +
+      'new round of attempts with the full retry schedule (its X-Service-Delivery-Attempt counts from 1 again; ' +
+      'attempt_number in the delivery log continues after the earlier attempts). Deliveries are requeued in ' +
+      'batches of 1,000, each its own short transaction, and the answer comes once all are queued; they are ' +
+      'then sent like new ones. dry_run: true answers 200 with the count and changes nothing; otherwise 202 ' +
+      'with the number requeued. A disabled endpoint answers 409 endpoint_disabled (re-enable it first).',
+    body: RecoverDeliveriesInput,
+    responses: {
+      200: { description: 'Dry run: how many would be requeued', schema: RecoverResult },
+      202: { description: 'Requeued; they are being delivered', schema: RecoverResult },
+    },
+    errors: [404, 409],
+    handler: async ({ ctx, params, body }) => {
+      const { dryRun, count } = await recoverDeliveries(ctx, { ...body, id: params.id });
+      return dryRun ? json(200, { count }) : json(202, { count });
+    },
   }),
 ];

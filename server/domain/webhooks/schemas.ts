@@ -157,3 +157,26 @@ export const ReceiverCheck = z.object({
   passed: z.boolean().meta({ description: 'Every case ok' }),
   results: z.array(ReceiverCheckResult),
 });
+
+export const RecoverDeliveriesInput = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true })
+      .meta({ description: 'Failed deliveries created at or after this time are requeued' }),
+    until: z.iso.datetime({ offset: true }).optional().meta({
+      description: '…and before this time (default: the time of the request)',
+    }),
+    dry_run: z.boolean().default(false).meta({ description: 'true: only count them (200); nothing changes' }),
+  })
+  .refine((v) => v.until === undefined || Date.parse(v.until) > Date.parse(v.since), {
+    message: 'until must be later than since',
+    path: ['until'],
+  });
+export type RecoverDeliveriesInput = z.output<typeof RecoverDeliveriesInput>;
+
+export const RecoverResult = z.object({
+  count: z
+    .number()
+    .int()
+    .meta({ description: 'Failed deliveries in the range: requeued (202), or that would be (dry run, 200)' }),
+});

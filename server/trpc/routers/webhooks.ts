@@ -7,13 +7,19 @@ import {
   getEndpoint,
   listDeliveries,
   listEndpoints,
+  recoverDeliveries,
   resendDelivery,
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
   verifyReceiver,
 } from '@/server/domain/webhooks';
-import { CreateWebhookInput, DeliveryStatus, UpdateWebhookInput } from '@/server/domain/webhooks/schemas';
+import {
+  CreateWebhookInput,
+  DeliveryStatus,
+  RecoverDeliveriesInput,
+  UpdateWebhookInput,
+} from '@/server/domain/webhooks/schemas';
 import { ListQuery } from '@/server/lib/schemas';
 import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '@/server/trpc/init';
 
@@ -47,4 +53,9 @@ export const webhooksRouter = createTRPCRouter({
     .query(({ ctx, input }) => listDeliveries(ctx, input)),
   delivery: adminProcedure.input(IdInput).query(({ ctx, input }) => getDelivery(ctx, input)),
   resend: adminProcedure.input(IdInput).mutation(({ ctx, input }) => resendDelivery(ctx, input)),
+  /** REST's POST /webhooks/{id}/recover: `dry_run` counts, otherwise requeues; answers `{ count, dry_run }`. */
+  recover: adminProcedure.input(IdInput.and(RecoverDeliveriesInput)).mutation(async ({ ctx, input }) => {
+    const { dryRun, count } = await recoverDeliveries(ctx, input);
+    return { count, dry_run: dryRun };
+  }),
 });
