@@ -4,6 +4,7 @@
 // (server/delivery/inngest/functions.ts), which is how they run on serverless hosts. Every job is
 // idempotent and safe to run on several instances at once.
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
+import { deleteExpiredEvents } from '@/server/events/retention';
 
 export interface PeriodicJob {
   /** Stable id: the Inngest function id and the log name. */
@@ -24,6 +25,14 @@ export const PERIODIC_JOBS: PeriodicJob[] = [
     cron: '* * * * *',
     everyMs: 60_000,
     run: async () => ({ failed: await failInterruptedMessages() }),
+  },
+  {
+    // EVENT_RETENTION_DAYS: expired events with their deliveries and attempts, 500 per transaction,
+    // at most 20 s per pass (a backlog is worked off over the following hours), never a pending delivery.
+    name: 'delete-expired-events',
+    cron: '17 * * * *',
+    everyMs: 3_600_000,
+    run: async () => ({ deleted: await deleteExpiredEvents({ budgetMs: 20_000 }) }),
   },
   {
     // Events whose fan-out never reached Inngest (a crash between commit and send) are relayed.

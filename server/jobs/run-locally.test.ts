@@ -29,7 +29,10 @@ describe('periodic jobs', () => {
   });
 
   it('are chosen by engine: the outbox sweep only where Inngest delivers', () => {
-    expect(jobsFor('worker').map((j) => j.name)).toEqual(['fail-interrupted-messages']);
+    expect(jobsFor('worker').map((j) => j.name)).toEqual([
+      'fail-interrupted-messages',
+      'delete-expired-events',
+    ]);
     expect(jobsFor('inngest').map((j) => j.name)).toEqual(PERIODIC_JOBS.map((j) => j.name));
   });
 });
