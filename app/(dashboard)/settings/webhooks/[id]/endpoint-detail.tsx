@@ -20,7 +20,9 @@ import {
   Tr,
 } from '@/app/_components/ui';
 import { DeliveryPanel } from './delivery-panel';
+import { DisabledBanner } from './disabled-banner';
 import { ReceiverCheck } from './receiver-check';
+import { RecoverFailed } from './recover-failed';
 
 const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -63,7 +65,9 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
         />
       )}
 
+      {endpoint.data && <DisabledBanner endpoint={endpoint.data} />}
       <ReceiverCheck id={id} />
+      {endpoint.data && <RecoverFailed id={id} active={endpoint.data.is_active} />}
 
       <SectionHeader
         className="mt-6"
