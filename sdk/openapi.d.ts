@@ -536,7 +536,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint (the signing secret is shown once)
-         * @description The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*) or catalog types. Requires role admin.
+         * @description The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*, webhook.*) or catalog types. rate_limit_per_second (null: unlimited, or 1..1000) caps the attempts the endpoint receives in any second; the excess waits for a free slot and never fails for it. The service disables an endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts (default 50) whose first is at least WEBHOOK_DISABLE_AFTER old (default 24h): is_active false, disabled_reason failing, its pending deliveries failed, and a webhook.endpoint.disabled event for the other endpoints. Requires role admin.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -567,8 +567,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change url, events, description or is_active
-         * @description Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed). Requires role admin.
+         * Change url, events, description, is_active or rate_limit_per_second
+         * @description Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed). is_active: true re-enables it, also after the service disabled it: disabled_reason and disabled_at become null and the failure streak starts from zero; deliveries that failed meanwhile stay failed (POST /webhooks/{id}/recover requeues them). A change of rate_limit_per_second applies to the next attempt. Requires role admin.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;

@@ -40,7 +40,12 @@ export const webhookRoutes = [
     summary: 'Register a webhook endpoint (the signing secret is shown once)',
     description:
       'The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists ' +
-      '*, a family (conversation.*, booking.*, payment.*) or catalog types.',
+      '*, a family (conversation.*, booking.*, payment.*, webhook.*) or catalog types. rate_limit_per_second ' +
+      '(null: unlimited, or 1..1000) caps the attempts the endpoint receives in any second; the excess waits ' +
+      'for a free slot and never fails for it. The service disables an endpoint after ' +
+      'WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts (default 50) whose first is at least ' +
+      'WEBHOOK_DISABLE_AFTER old (default 24h): is_active false, disabled_reason failing, its pending ' +
+      'deliveries failed, and a webhook.endpoint.disabled event for the other endpoints.',
     body: CreateWebhookInput,
     responses: { 201: { description: 'Created, with webhook_secret', schema: WebhookEndpointWithSecret } },
     handler: async ({ ctx, body }) => json(201, await createEndpoint(ctx, body)),
@@ -75,10 +80,13 @@ export const webhookRoutes = [
     operationId: 'updateWebhookEndpoint',
     tag,
     role: 'admin',
-    summary: 'Change url, events, description or is_active',
+    summary: 'Change url, events, description, is_active or rate_limit_per_second',
     description:
       'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as ' +
-      'failed).',
+      'failed). is_active: true re-enables it, also after the service disabled it: disabled_reason and ' +
+      'disabled_at become null and the failure streak starts from zero; deliveries that failed meanwhile stay ' +
+      'failed (POST /webhooks/{id}/recover requeues them). A change of rate_limit_per_second applies to the ' +
+      'next attempt.',
     body: UpdateWebhookInput,
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpoint } },
     errors: [404],
