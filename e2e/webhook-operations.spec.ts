@@ -119,3 +119,24 @@ test('an endpoint the service disabled shows why and since when, and is re-enabl
   await booking('After re-enable');
   await expect.poll(() => receiver.requests.length).toBe(1);
 });
+
+test('the endpoint form sets and clears the rate limit', async ({ page }) => {
+  const id = await newEndpoint('http://127.0.0.1:9/throttled', 'Throttled receiver');
+  await signInToDashboard(page, fixtures().admin);
+  await page.goto('/settings/webhooks');
+  const row = page.getByRole('row').filter({ hasText: 'Throttled receiver' });
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Edit webhook endpoint' });
+  const limit = form.getByLabel('Rate limit (attempts per second)');
+  await expect(limit).toHaveValue('');
+  await limit.fill('7');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Endpoint updated' })).toBeVisible();
+  expect((await api('GET', `/webhooks/${id}`)).body.rate_limit_per_second).toBe(7);
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await expect(form.getByLabel('Rate limit (attempts per second)')).toHaveValue('7');
+  await form.getByLabel('Rate limit (attempts per second)').fill('');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect.poll(async () => (await api('GET', `/webhooks/${id}`)).body.rate_limit_per_second).toBeNull();
+});
