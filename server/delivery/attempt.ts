@@ -13,7 +13,7 @@ import { LOAD_DELIVERY_SQL, RECORD_ATTEMPTS_SQL } from './delivery-sql';
 import { envelopeBody } from './envelope';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
-import { takeThrottleSlot } from './throttle';
+import { THROTTLE_SEND_WITHIN_MS, takeThrottleSlot } from './throttle';
 
 export interface AttemptJob {
   tenantId: string;
@@ -136,6 +136,18 @@ export function attemptRecordRow(r: AttemptRecord) {
   };
 }
 
+/**
+ * The throttle turned the attempt away: nothing is sent or recorded, and the delivery is due again
+ * at `until` (the worker's schedule; its claim ends here; the Inngest function sleeps until then).
+ */
+async function waitForSlot(job: AttemptJob, deliveryId: string, until: Date): Promise<AttemptOutcome> {
+  await forTenant(job.tenantId).delivery.updateMany({
+    where: { id: deliveryId, status: 'pending', attemptCount: { lt: job.attempt } },
+    data: { nextAttemptAt: until, lockedUntil: null },
+  });
+  return { kind: 'throttled', attempt: job.attempt, until };
+}
+
 export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Promise<AttemptOutcome> {
   const store = hooks.store ?? prismaStore(job.tenantId);
   const delivery = await store.load(job);
@@ -154,16 +166,12 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     return { kind: 'skipped', reason: 'endpoint_inactive', attemptCount: delivery.attemptCount };
   }
 
+  // When the throttle's slot was asked for (performance.now()), if the endpoint has a rate limit.
+  let slotAskedAt: number | null = null;
   if (delivery.rateLimitPerSecond !== null) {
+    slotAskedAt = performance.now();
     const until = await takeThrottleSlot(job.tenantId, delivery.endpointId, delivery.rateLimitPerSecond);
-    if (until) {
-      // No attempt: the delivery waits for the slot (the worker's schedule; its claim ends here).
-      await forTenant(job.tenantId).delivery.updateMany({
-        where: { id: delivery.id, status: 'pending', attemptCount: { lt: job.attempt } },
-        data: { nextAttemptAt: until, lockedUntil: null },
-      });
-      return { kind: 'throttled', attempt: job.attempt, until };
-    }
+    if (until) return waitForSlot(job, delivery.id, until);
   }
 
   const config = settings();
@@ -179,6 +187,12 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     attempt: round,
     now: startedAt,
   });
+  // A slot is only good if the request leaves right after it was taken: one held up here (a stalled
+  // process) could land in the same second as later ones. It is left unused (the window stays as if it
+  // had been sent) and the attempt asks again.
+  if (slotAskedAt !== null && performance.now() - slotAskedAt > THROTTLE_SEND_WITHIN_MS) {
+    return waitForSlot(job, delivery.id, new Date());
+  }
   const result = await sendWebhook(delivery.url, request, {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
@@ -211,18 +225,27 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   );
   if (result.ok) return { kind: 'succeeded', attempt: job.attempt };
   // CONTRACT §12. The service's own notices never cause another notice, nor count toward disabling.
+  // The attempt is recorded already: a failure here loses at most this notice (a disable the streak
+  // calls for is tried again at the next failed attempt), so it is logged, not thrown.
   if (!notice) {
-    if (wait === undefined) {
-      await recordDeliveryExhausted(job.tenantId, {
-        delivery_id: delivery.id,
-        endpoint_id: delivery.endpointId,
-        event_id: delivery.eventId,
-        event_type: delivery.eventType,
-        attempts: job.attempt,
-        last_status: result.status,
-      });
+    try {
+      if (wait === undefined) {
+        await recordDeliveryExhausted(job.tenantId, {
+          delivery_id: delivery.id,
+          endpoint_id: delivery.endpointId,
+          event_id: delivery.eventId,
+          event_type: delivery.eventType,
+          attempts: job.attempt,
+          last_status: result.status,
+        });
+      }
+      await disableIfFailing(job.tenantId, delivery.endpointId);
+    } catch (error) {
+      logger().error(
+        { err: error, delivery_id: delivery.id, endpoint_id: delivery.endpointId },
+        'could not record a webhook notice after a failed attempt',
+      );
     }
-    await disableIfFailing(job.tenantId, delivery.endpointId);
   }
   if (wait === undefined) return { kind: 'failed', attempt: job.attempt };
   return { kind: 'retry', attempt: job.attempt, nextAttempt: job.attempt + 1, waitMs: wait };

@@ -14,6 +14,13 @@ import { forTenant } from '@/server/db/tenant-scope';
  */
 export const THROTTLE_WINDOW_MS = 1_100;
 
+/**
+ * How soon after asking for its slot an attempt must be sending. Later (the process stalled), the slot
+ * is left unused and the attempt asks again, so the variation the window's margin has to absorb is
+ * bounded on the sending side.
+ */
+export const THROTTLE_SEND_WITHIN_MS = 50;
+
 /** Lets the attempt through (null: send now) or answers when to come back. */
 export async function takeThrottleSlot(
   tenantId: string,
