@@ -24,6 +24,9 @@ if (!env.E2E_DATA_DIR) {
   // Only the process that made the directory removes it, after the web server has stopped.
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 }
+// A stand-in for Meta's Graph API (e2e/global-setup.ts), and the app secret inbound webhooks are signed with.
+if (!env.E2E_GRAPH_PORT) env.E2E_GRAPH_PORT = freePort();
+if (!env.E2E_WHATSAPP_SECRET) env.E2E_WHATSAPP_SECRET = randomBytes(16).toString('hex');
 if (!env.E2E_AUTH_SECRET) env.E2E_AUTH_SECRET = randomBytes(32).toString('base64');
 if (!env.E2E_SECRETS_KEY) env.E2E_SECRETS_KEY = randomBytes(32).toString('base64');
 
@@ -36,6 +39,8 @@ export const serverEnv: Record<string, string> = {
   SECRETS_KEY: env.E2E_SECRETS_KEY,
   NEXTAUTH_URL: baseURL,
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WHATSAPP_GRAPH_URL: `http://127.0.0.1:${env.E2E_GRAPH_PORT}/v21.0`,
+  WHATSAPP_APP_SECRET: env.E2E_WHATSAPP_SECRET,
   WEBHOOK_RETRY_WAITS: '300ms,300ms',
   WEBHOOK_TIMEOUT_MS: '3000',
   DELIVERY_ENGINE: 'worker',

@@ -11,5 +11,11 @@ export default withAuth({
 });
 
 export const config = {
-  matcher: ['/bookings/:path*', '/conversations/:path*', '/settings/:path*', '/select-tenant'],
+  matcher: [
+    '/bookings/:path*',
+    '/conversations/:path*',
+    '/payments/:path*',
+    '/settings/:path*',
+    '/select-tenant',
+  ],
 };

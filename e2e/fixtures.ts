@@ -13,6 +13,16 @@ export interface Fixtures {
   multi: { email: string; password: string };
 }
 
+/** A customer's photo the stand-in Graph API holds for the channel with this token (1×1 PNG). */
+export const E2E_MEDIA = {
+  id: 'e2e-photo-1',
+  token: 'e2e-whatsapp-token',
+  png: Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+};
+
 export const FIXTURES_FILE = () => path.join(process.env.E2E_DATA_DIR ?? '', 'e2e-fixtures.json');
 
 export function fixtures(): Fixtures {

@@ -1,8 +1,11 @@
-// Creates the tenants and users the tests sign in with, through the operator CLI (CONTRACT §8).
+// Creates the tenants and users the tests sign in with, through the operator CLI (CONTRACT §8), and
+// starts the stand-in for Meta's Graph API the server sends WhatsApp messages to (kept until the
+// run ends), holding one customer photo.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { serverEnv } from '@/playwright.config';
-import { FIXTURES_FILE, type Fixtures } from './fixtures';
+import { startFakeGraph } from '@/test/fake-graph';
+import { E2E_MEDIA, FIXTURES_FILE, type Fixtures } from './fixtures';
 
 function cli(args: string[]): Record<string, string> {
   const out = execFileSync('npm', ['run', '--silent', 'cli', '--', ...args, '--json'], {
@@ -14,7 +17,10 @@ function cli(args: string[]): Record<string, string> {
   return JSON.parse(line) as Record<string, string>;
 }
 
-export default function globalSetup() {
+export default async function globalSetup() {
+  const graph = await startFakeGraph(Number(process.env.E2E_GRAPH_PORT));
+  graph.addMedia(E2E_MEDIA.id, { bytes: E2E_MEDIA.png, mimeType: 'image/png', token: E2E_MEDIA.token });
+
   const password = 'e2e password 1234';
   const admin = { email: 'admin@e2e.test', password };
   const agent = { email: 'agent@e2e.test', password };
@@ -88,4 +94,5 @@ export default function globalSetup() {
     multi,
   };
   writeFileSync(FIXTURES_FILE(), JSON.stringify(fixtures));
+  return () => graph.close();
 }

@@ -384,9 +384,29 @@ export interface paths {
         put?: never;
         /**
          * Send a message to the contact
-         * @description Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses, times out (10 s) or no sender is configured. Later delivery and read receipts move it forward.
+         * @description Exactly one of `text`, `template` (an approved WhatsApp template, allowed at any time) or `media` (an https `link` WhatsApp fetches). On WhatsApp, `text` and `media` need the customer service window open (`window_expires_at` in the future): otherwise 422 outside_customer_service_window, and nothing is stored or sent. Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses (Meta’s 131047 "re-engagement" refusal also closes the window), times out (10 s) or no sender is configured. When Meta answers with its rate limit (130429) the message stays queued and is sent again after 2 s, 4 s, … 512 s; only then does it fail. Later delivery and read receipts move it forward.
          */
         post: operations["sendConversationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/messages/{message_id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an inbound message's file
+         * @description Streams the image, video, audio, document or sticker of an inbound WhatsApp message, fetched from the Graph API with the channel's token at the moment of the request (the token is never exposed). Content-Type is the file’s; images, audio and video are sent `inline`, anything else as an `attachment`, always under a sandboxing Content-Security-Policy. A message without a file gets 404; a file Meta does not hand over, or one larger than WHATSAPP_MEDIA_MAX_BYTES (default 100 MB), gets 502 media_unavailable.
+         */
+        get: operations["getMessageMedia"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -793,6 +813,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of the tenant
+         * @description Everyone in the tenant with their role, in the order they joined (all of them: no pages). Requires role admin.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from the tenant (`{id}` is the user id)
+         * @description Removing the tenant's last admin is refused with 409 last_admin. The person's refresh tokens for this tenant stop working at once, their access tokens on their next request, and their dashboard loses the tenant at once (its sessions end when they belong to no other tenant). The user record stays: it may belong to other tenants. Recorded as member.removed. Requires role admin.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (`{id}` is the user id)
+         * @description Takes effect on the next request of that person (access tokens re-read the membership). Demoting the tenant's last admin is refused with 409 last_admin; two admins demoting each other at the same time are serialised, so the tenant always keeps one. Recorded as member.role_changed. Requires role admin.
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/api/v1/members/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a one-time password reset link for a member
+         * @description The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in the dashboard, where a new password is set; that ends every session of the person. Pass it on yourself (no e-mail is sent). A person who also belongs to another tenant is refused with 403: their password guards that tenant too. Recorded as member.password_reset (the link's use as member.password_changed). Requires role admin.
+         */
+        post: operations["createPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations (never their link)
+         * @description Requires role admin.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by a one-time link
+         * @description The url opens /invite/<token> in the dashboard (valid 7 days, usable once; only a hash of the token is stored; shown only in this answer). A new person sets their name and password there, an existing user signs in with theirs; either way the membership is added with this role and they are signed in. An email that is already a member gets 409 already_member. Recorded as member.invited (the use as member.joined). Requires role admin.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation
+         * @description Its link stops working at once. Recorded as invitation.revoked. Requires role admin.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what: keys, webhook endpoints, channels, members, invitations, secrets
+         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations and secrets is recorded in the same transaction as the change: a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Requires role admin.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -986,6 +1134,46 @@ export interface webhooks {
          * @description Sent to every active endpoint subscribed to conversation.resolved (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
          */
         post: operations["conversationResolvedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.window.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WhatsApp’s customer service window closes within WHATSAPP_WINDOW_WARNING (default 1 h); once per window
+         * @description Sent to every active endpoint subscribed to conversation.window.expiring (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["conversationWindowExpiringEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.handoff.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation has waited in the hand-off queue longer than HANDOFF_SLA (default 15 min)
+         * @description Sent to every active endpoint subscribed to conversation.handoff.overdue (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["conversationHandoffOverdueEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1275,9 +1463,24 @@ export interface components {
             handoff_summary: string | null;
             /**
              * Format: date-time
+             * @description When it last joined the hand-off queue
+             */
+            handoff_requested_at: string | null;
+            /**
+             * Format: date-time
+             * @description When that hand-off was found waiting longer than HANDOFF_SLA (conversation.handoff.overdue)
+             */
+            handoff_overdue_at: string | null;
+            /**
+             * Format: date-time
              * @description RFC 3339 UTC timestamp
              */
             last_message_at: string | null;
+            /**
+             * Format: date-time
+             * @description WhatsApp: when the customer service window closes (24 h after the last inbound message); null when it never opened, and always null on other channels. Outside it only templates may be sent.
+             */
+            window_expires_at: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -1314,7 +1517,33 @@ export interface components {
             conversation_id: string;
             /** @enum {string} */
             direction: "inbound" | "outbound";
+            /**
+             * @description WhatsApp message type: text, template, image, document, audio, video, sticker, location, contacts, interactive, button, reaction, order, system, unsupported…
+             * @example text
+             */
+            type: string;
+            /** @description The text, or a readable rendering of other kinds (caption, button title, place…) */
             text: string;
+            template: {
+                name: string;
+                /** @example en_US */
+                language: string;
+                components?: ({
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } | null;
+            media: {
+                type: string;
+                /** @description Inbound: the WhatsApp media id (GET …/messages/{message_id}/media streams the file) */
+                id?: string;
+                /** @description Outbound: the https link WhatsApp fetched */
+                link?: string;
+                mime_type?: string;
+                caption?: string;
+                filename?: string;
+            } | null;
             /** @enum {string} */
             status: "received" | "queued" | "sent" | "delivered" | "read" | "failed";
             /** @description The provider’s message id (WhatsApp wamid) */
@@ -1451,6 +1680,44 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "conversation.resolved";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Conversation"];
+            };
+        };
+        /** @description The conversation.window.expiring envelope */
+        ConversationWindowExpiringEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "conversation.window.expiring";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Conversation"];
+            };
+        };
+        /** @description The conversation.handoff.overdue envelope */
+        ConversationHandoffOverdueEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "conversation.handoff.overdue";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2051,8 +2318,29 @@ export interface components {
             next_cursor: string | null;
         };
         SendMessageRequest: {
-            /** @description Plain text, at most 4096 characters (WhatsApp’s limit) */
-            text: string;
+            /** @description Plain text, at most 4096 characters (WhatsApp’s limit); only inside the window */
+            text?: string;
+            /** @description An approved template: allowed at any time */
+            template?: {
+                name: string;
+                /** @example en_US */
+                language: string;
+                components?: ({
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            /** @description A file WhatsApp fetches from `link`; only inside the window */
+            media?: {
+                /** @enum {string} */
+                type: "image" | "document" | "audio" | "video";
+                /** Format: uri */
+                link: string;
+                caption?: string;
+                /** @description Documents only */
+                filename?: string;
+            };
         };
         HandoffRequest: {
             reason: string;
@@ -2191,7 +2479,7 @@ export interface components {
             /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2372,7 +2660,7 @@ export interface components {
         };
         EventType: {
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             description: string;
             /** @description JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; self-contained, so a receiver can validate a delivery body with any JSON Schema validator */
             schema: {
@@ -2384,6 +2672,108 @@ export interface components {
         EventList: {
             data: components["schemas"]["Event"][];
             next_cursor: string | null;
+        };
+        /** @description Every member of the tenant, in the order they joined */
+        MemberList: {
+            data: components["schemas"]["Member"][];
+        };
+        Member: {
+            /** @example usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            user_id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+            /**
+             * Format: date-time
+             * @description When the person joined this tenant
+             */
+            created_at: string;
+        };
+        ChangeMemberRoleRequest: {
+            /** @enum {string} */
+            role: "admin" | "agent";
+        };
+        PasswordResetLink: {
+            /** @description The one-time link to /reset-password/<token> in the dashboard; shown only in this response */
+            url: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        InvitationWithLink: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+            /** @description The one-time link to /invite/<token> in the dashboard; shown only in this response */
+            url: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        CreateInvitationRequest: {
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+        };
+        /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
+        InvitationList: {
+            data: components["schemas"]["Invitation"][];
+            next_cursor: string | null;
+        };
+        /** @description A pending invitation (its link is shown only when it is created) */
+        Invitation: {
+            /** @example inv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "agent";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
+        AuditLogPage: {
+            data: components["schemas"]["AuditLogEntry"][];
+            next_cursor: string | null;
+        };
+        /** @description Who (a person or an API key, from which client address) did what (action) to what (target), and when */
+        AuditLogEntry: {
+            /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /** @enum {string} */
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked";
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key";
+                /** @description usr_… or key_… */
+                id: string;
+            };
+            target: {
+                /** @enum {string} */
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation";
+                id: string;
+            };
+            /** @description The client address of the request (CONTRACT §10) */
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
         };
     };
     responses: never;
@@ -4521,7 +4911,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The message (sent or failed) */
+            /** @description The message (sent, failed, or queued for a retry) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4604,6 +4994,86 @@ export interface operations {
             };
             /** @description internal_error (request_id only, never internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMessageMedia: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6445,7 +6915,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
                 /** @description Only events recorded after this one, oldest first (for polling: pass the last id you got). Not with cursor; next_cursor is then always null. */
                 after?: string;
             };
@@ -6584,6 +7054,656 @@ export interface operations {
             };
         };
     };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeMemberRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPasswordReset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetLink"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100 (default 20) */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationWithLink"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100 (default 20) */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only entries of this action */
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked";
+                /** @description Only entries of this person (usr_…) or API key (key_…) */
+                actor_id?: string;
+                /** @description Only entries recorded at or after this time */
+                created_after?: string;
+                /** @description Only entries recorded before this time */
+                created_before?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -6670,7 +7790,10 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -6731,7 +7854,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "inbound",
+                 *           "type": "text",
                  *           "text": "Hi, can I move my appointment?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "received",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6795,7 +7921,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "sent",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6859,7 +7988,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "delivered",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6923,7 +8055,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "read",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -6987,7 +8122,10 @@ export interface operations {
                  *           "id": "msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "conversation_id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "direction": "outbound",
+                 *           "type": "text",
                  *           "text": "Of course! Which day suits you?",
+                 *           "template": null,
+                 *           "media": null,
                  *           "status": "failed",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": "The channel refused the message",
@@ -7060,7 +8198,10 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": "Customer asked for a person",
                  *           "handoff_summary": "Wants to move Tuesday’s appointment",
+                 *           "handoff_requested_at": "2026-01-15T09:30:00.000Z",
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -7130,7 +8271,10 @@ export interface operations {
                  *           "assignee_id": "usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -7200,7 +8344,10 @@ export interface operations {
                  *           "assignee_id": null,
                  *           "handoff_reason": null,
                  *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
                  *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -7208,6 +8355,152 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ConversationResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationWindowExpiringEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "conversation.window.expiring",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "channel": "whatsapp",
+                 *           "channel_id": "chn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "contact": {
+                 *             "name": "Ada Lovelace",
+                 *             "phone": "34600111222"
+                 *           },
+                 *           "status": "open",
+                 *           "handled_by": "ai",
+                 *           "assignee_id": null,
+                 *           "handoff_reason": null,
+                 *           "handoff_summary": null,
+                 *           "handoff_requested_at": null,
+                 *           "handoff_overdue_at": null,
+                 *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConversationWindowExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationHandoffOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "conversation.handoff.overdue",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "channel": "whatsapp",
+                 *           "channel_id": "chn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "contact": {
+                 *             "name": "Ada Lovelace",
+                 *             "phone": "34600111222"
+                 *           },
+                 *           "status": "pending_human",
+                 *           "handled_by": "human",
+                 *           "assignee_id": null,
+                 *           "handoff_reason": "Customer asked for a person",
+                 *           "handoff_summary": "Wants to move Tuesday’s appointment",
+                 *           "handoff_requested_at": "2026-01-15T09:30:00.000Z",
+                 *           "handoff_overdue_at": "2026-01-15T09:45:00.000Z",
+                 *           "last_message_at": "2026-01-15T09:30:00.000Z",
+                 *           "window_expires_at": "2026-01-16T09:30:00.000Z",
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConversationHandoffOverdueEvent"];
             };
         };
         responses: {

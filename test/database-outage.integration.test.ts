@@ -14,15 +14,20 @@ import { client, createTestTenant, type TestTenant } from './helpers';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import { startReceiver } from './webhook-receiver';
 
-let proxy: TcpProxy;
+const proxies: TcpProxy[] = [];
 let server: TestServer;
 let tenant: TestTenant;
 
 beforeAll(async () => {
-  const real = new URL(process.env.DATABASE_URL as string);
-  proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port) });
-  real.port = String(proxy.port);
-  process.env.DATABASE_URL = real.toString();
+  // Both ways to the database go down together: the pooled DATABASE_URL and, behind a pooler, DIRECT_URL.
+  for (const name of ['DATABASE_URL', 'DIRECT_URL'] as const) {
+    if (!process.env[name]) continue;
+    const real = new URL(process.env[name]);
+    const proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port) });
+    proxies.push(proxy);
+    real.port = String(proxy.port);
+    process.env[name] = real.toString();
+  }
   await disconnectDb();
   await closePgPool();
   server = await startApiServer();
@@ -30,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await proxy.close();
+  await Promise.all(proxies.map((p) => p.close()));
 });
 
 async function eventually<T>(attempt: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
@@ -71,9 +76,9 @@ describe('a database outage', () => {
       })();
       await new Promise((resolve) => setTimeout(resolve, 500));
       state.phase = 'down';
-      await proxy.down();
+      await Promise.all(proxies.map((p) => p.down()));
       await new Promise((resolve) => setTimeout(resolve, 5_000));
-      await proxy.up();
+      await Promise.all(proxies.map((p) => p.up()));
       state.phase = 'back';
       await traffic;
       expect(statuses.get(503)).toBeGreaterThan(0);
@@ -92,7 +97,7 @@ describe('a database outage', () => {
     const api = client(server.url, { tenantId: tenant.tenantId, token: tenant.apiKey });
     expect((await api('GET', '/bookings')).status).toBe(200);
 
-    await proxy.down();
+    await Promise.all(proxies.map((p) => p.down()));
     const down = await api('GET', '/bookings');
     expect(down.status).toBe(503);
     expect(down.body.code).toBe('service_unavailable');
@@ -108,7 +113,7 @@ describe('a database outage', () => {
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(503);
 
-    await proxy.up();
+    await Promise.all(proxies.map((p) => p.up()));
     const back = await eventually(
       () => api('GET', '/bookings'),
       (r) => r.status === 200,
@@ -123,12 +128,12 @@ describe('a database outage', () => {
       sid: await startWebSession(tenant.adminUserId),
     });
     const caller = appRouter.createCaller({ viewer });
-    await proxy.down();
+    await Promise.all(proxies.map((p) => p.down()));
     const error = await caller.bookings.list({}).then(
       () => null,
       (e: unknown) => e,
     );
-    await proxy.up();
+    await Promise.all(proxies.map((p) => p.up()));
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe('SERVICE_UNAVAILABLE');
     const back = await eventually(

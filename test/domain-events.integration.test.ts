@@ -3,31 +3,23 @@
 // data.object exactly as the REST API returns the resource.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '@/server/config/settings';
+import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { bookingBody, givenChannel, givenEndpoint } from './builders';
 import { eventsOf } from './domain-fixtures';
-import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
-import { apiSuite } from './harness';
+import { receipt, textMessage, whatsappPayload } from './fake-graph';
+import { apiSuite, fakeGraphSuite } from './harness';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
 const APP_SECRET = 'e2e-whatsapp-app-secret';
 
-let graph: FakeGraph;
 let worker: DeliveryWorker;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  graph = await startFakeGraph();
-  Object.assign(process.env, { WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_APP_SECRET: APP_SECRET });
-  resetSettingsCache();
-});
-afterAll(async () => {
-  await graph.close();
-  resetSettingsCache();
-});
+fakeGraphSuite({ WHATSAPP_APP_SECRET: APP_SECRET });
 const { api, tenant: t } = apiSuite({ agent: true });
 beforeAll(async () => {
   worker = await startDeliveryWorker({ pollIntervalMs: 20 });
@@ -120,6 +112,16 @@ describe('event delivery for bookings, payments and conversations', () => {
       .data;
     expect(afterRead.status).toBe('read');
     expected.set('conversation.message.read', afterRead);
+    // The timers (a periodic job): the window nears its end, then a hand-off waits too long.
+    await forTenant(t.tenantId).conversation.update({
+      where: { id: conversation.id },
+      data: { windowExpiresAt: new Date(Date.now() + 10 * 60_000) },
+    });
+    await recordConversationTimers();
+    expected.set(
+      'conversation.window.expiring',
+      (await t.agent('GET', `/conversations/${conversation.id}`)).body,
+    );
     expected.set(
       'conversation.handoff.requested',
       (
@@ -127,6 +129,11 @@ describe('event delivery for bookings, payments and conversations', () => {
           body: { reason: 'wants a person' },
         })
       ).body,
+    );
+    await recordConversationTimers(new Date(Date.now() + 60 * 60_000));
+    expected.set(
+      'conversation.handoff.overdue',
+      (await t.agent('GET', `/conversations/${conversation.id}`)).body,
     );
     expected.set(
       'conversation.assigned',

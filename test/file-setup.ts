@@ -18,6 +18,12 @@ await admin.end();
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
 Object.assign(process.env, TEST_ENV, { DATABASE_URL: url.toString() });
+const pooledAdminUrl = inject('pgPooledAdminUrl');
+if (pooledAdminUrl) {
+  const pooled = new URL(pooledAdminUrl);
+  pooled.pathname = `/${name}`;
+  Object.assign(process.env, { DATABASE_URL: pooled.toString(), DIRECT_URL: url.toString() });
+}
 
 // Logs at `debug` to a file of this test file's own, scanned for secrets when the run ends
 // (test/log-scan.ts). With TEST_LOG_LEVEL set, logs go to stdout at that level instead, unscanned.

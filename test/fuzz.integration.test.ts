@@ -64,6 +64,8 @@ const KIND_OF_SEGMENT: Record<string, string> = {
   deliveries: 'dlv',
   events: 'evt',
   'api-keys': 'key',
+  members: 'usr',
+  invitations: 'inv',
 };
 
 type Pools = Record<string, string[]>;
@@ -114,6 +116,13 @@ async function seed(t: SuiteTenant, pools: Pools, number: string) {
   const key = await t.admin('POST', '/api-keys', { body: { name: 'sacrificial' } });
   expect(key.status, key.text).toBe(201);
   add(key.body.id);
+  // A member the fuzzer may demote, remove or reset (never the suite's admin), and an invitation.
+  add(t.agentUserId);
+  const invitation = await t.admin('POST', '/invitations', {
+    body: { email: `fuzz-${t.tenantId}@example.test`, role: 'agent' },
+  });
+  expect(invitation.status, invitation.text).toBe(201);
+  add(invitation.body.id);
 }
 
 /** Ids that name nothing or are malformed; written as they go into the path (already escaped or not). */
@@ -459,6 +468,11 @@ const COUNTS_SQL = `
     (select count(*) from api_keys x where x.tenant_id = t.id)::int as api_keys,
     (select count(revoked_at) from api_keys x where x.tenant_id = t.id)::int as api_keys_revoked,
     (select count(*) from memberships x where x.tenant_id = t.id)::int as memberships,
+    (select count(*) from memberships x where x.tenant_id = t.id and x.role = 'admin')::int as admins,
+    (select count(*) from invitations x where x.tenant_id = t.id)::int as invitations,
+    (select count(revoked_at) from invitations x where x.tenant_id = t.id)::int as invitations_revoked,
+    (select count(*) from password_resets x where x.tenant_id = t.id)::int as password_resets,
+    (select count(*) from audit_log x where x.tenant_id = t.id)::int as audit_entries,
     (select count(*) from idempotency_keys x where x.tenant_id = t.id)::int as idempotency_keys
   from tenants t where t.id = any($1::uuid[]) order by t.id`;
 

@@ -8,10 +8,13 @@ import type { TestProject } from 'vitest/node';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
 import { describeFindings, scanLogDir } from './log-scan';
+import { type PgBouncer, startPgBouncer } from './pgbouncer';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    /** With TEST_DATABASE_VIA=pgbouncer: the admin URL through a transaction-mode PgBouncer. */
+    pgPooledAdminUrl: string | null;
     /** Where every integration file (and each process it starts) writes its log file. */
     logDir: string;
   }
@@ -44,10 +47,16 @@ export default async function setup(project: TestProject) {
   template.pathname = '/switchboard_template';
   await applyMigrations(template.toString());
   project.provide('pgAdminUrl', admin.toString());
+  // Production's pooled DATABASE_URL (issue 11): queries go through PgBouncer, DIRECT_URL does not.
+  let pgbouncer: PgBouncer | null = null;
+  if (process.env.TEST_DATABASE_VIA === 'pgbouncer') pgbouncer = await startPgBouncer(admin.toString());
+  else if (process.env.TEST_DATABASE_VIA) throw new Error('TEST_DATABASE_VIA takes only "pgbouncer"');
+  project.provide('pgPooledAdminUrl', pgbouncer?.url(admin.toString()) ?? null);
   const logDir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-logs-'));
   project.provide('logDir', logDir);
 
   return async () => {
+    await pgbouncer?.stop();
     await embedded.stop();
     rmSync(dataDir, { recursive: true, force: true });
     // No secret in any log line of the run (issue 10 B6); a finding names file, line and kind only.

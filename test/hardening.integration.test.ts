@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Session } from 'next-auth';
 import type { JWT } from 'next-auth/jwt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { db } from '@/server/db/client';
 import { createUser } from '@/server/domain/tenants';
@@ -14,8 +14,8 @@ import { viewerFromSession } from '@/server/trpc/membership';
 import { appRouter } from '@/server/trpc/root';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { expectProblemCode } from './domain-fixtures';
-import { type FakeGraph, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
-import { apiSuite } from './harness';
+import { textMessage, whatsappPayload } from './fake-graph';
+import { apiSuite, fakeGraphSuite } from './harness';
 import { client } from './helpers';
 
 const suite = apiSuite();
@@ -151,18 +151,8 @@ describe('NUL characters and reserved keys (findings 4 and 5)', () => {
 
 describe('WhatsApp: NUL in inbound text, and claiming a number (findings 4 and 9)', () => {
   const APP_SECRET = 'hardening-app-secret';
-  let graph: FakeGraph;
   const number = String(300_000_000 + Math.floor(Math.random() * 1e8));
-
-  beforeAll(async () => {
-    graph = await startFakeGraph();
-    Object.assign(process.env, { WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_APP_SECRET: APP_SECRET });
-    resetSettingsCache();
-  });
-  afterAll(async () => {
-    await graph.close();
-    resetSettingsCache();
-  });
+  const graph = fakeGraphSuite({ WHATSAPP_APP_SECRET: APP_SECRET });
 
   it('refuses a number whose access token the Graph API does not accept, and claims nothing', async () => {
     graph.rejectToken('made-up-token');

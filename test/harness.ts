@@ -10,7 +10,9 @@
 // before calling apiSuite (hooks run in order; afterAll in reverse, so it tears down last).
 import { afterAll, beforeAll, expect } from 'vitest';
 import { signAccessToken } from '@/server/auth/jwt';
+import { resetSettingsCache } from '@/server/config/settings';
 import { startApiServer, type TestServer } from './api-server';
+import { type FakeGraph, startFakeGraph } from './fake-graph';
 import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
 import { rememberSecret } from './log-scan';
 
@@ -139,5 +141,38 @@ function lateBound<T extends object>(what: string, missing: string) {
     fill(filled: T) {
       current = filled;
     },
+  };
+}
+
+/**
+ * A stand-in Graph API for this file or describe block, with WHATSAPP_GRAPH_URL (and `settings`)
+ * pointing at it from its beforeAll; call it before `apiSuite()` so the server starts with them.
+ */
+export function fakeGraphSuite(settings: Record<string, string> = {}): FakeGraph {
+  let started: FakeGraph | undefined;
+  const current = () => {
+    if (!started) throw new Error('the fake Graph API starts in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startFakeGraph();
+    Object.assign(process.env, { WHATSAPP_GRAPH_URL: started.url, ...settings });
+    resetSettingsCache();
+  });
+  afterAll(async () => {
+    await started?.close();
+    resetSettingsCache();
+  });
+  return {
+    get url() {
+      return current().url;
+    },
+    get requests() {
+      return current().requests;
+    },
+    failFor: (...args) => current().failFor(...args),
+    rejectToken: (token) => current().rejectToken(token),
+    addMedia: (...args) => current().addMedia(...args),
+    close: () => current().close(),
   };
 }

@@ -49,11 +49,14 @@ const KINDS = [
   'booking',
   'payment',
   'conversation',
+  'message',
   'channel',
   'endpoint',
   'delivery',
   'event',
   'apiKey',
+  'member',
+  'invitation',
 ] as const;
 type Kind = (typeof KINDS)[number];
 type Ids = Record<Kind, string> & { userId: string; agentId: string };
@@ -117,6 +120,8 @@ const REST: Record<string, RestCase> = {
   getConversation: { id: 'conversation' },
   listConversationMessages: { id: 'conversation' },
   sendConversationMessage: { id: 'conversation', body: () => ({ text: 'matrix' }) },
+  // {message_id} is filled with the caller's own message; (b) also tries B's message in A's conversation.
+  getMessageMedia: { id: 'conversation' },
   handoffConversation: { id: 'conversation', body: () => ({ reason: 'matrix' }) },
   assignConversation: {
     id: 'conversation',
@@ -149,6 +154,15 @@ const REST: Record<string, RestCase> = {
   listEventTypes: {},
   listEvents: {},
   getEvent: { id: 'event' },
+
+  listMembers: {},
+  changeMemberRole: { id: 'member', body: () => ({ role: 'agent' }) },
+  removeMember: { id: 'member' },
+  createPasswordReset: { id: 'member' },
+  createInvitation: { body: () => ({ email: `matrix-${phone++}@example.test`, role: 'agent' }) },
+  listInvitations: {},
+  revokeInvitation: { id: 'invitation' },
+  listAuditLog: { foreignInput: { query: (f) => `?actor_id=${f.userId}`, expect: 'empty' } },
 };
 
 /** How a tRPC procedure is called: its input with the given ids, and what it needs. */
@@ -157,6 +171,8 @@ interface TrpcCase {
   input: (ids: Ids) => unknown;
   /** Names one resource by id: the other tenant's id answers NOT_FOUND (a filtered list: or nothing). */
   byId?: Kind;
+  /** Needs no session (a one-time link's token is the credential): why it is outside the matrix. */
+  public?: string;
 }
 
 const TRPC: Record<string, TrpcCase> = {
@@ -173,6 +189,12 @@ const TRPC: Record<string, TrpcCase> = {
   'conversations.messages': {
     admin: false,
     input: (ids) => ({ id: ids.conversation }),
+    byId: 'conversation',
+  },
+  'conversations.get': { admin: false, input: (ids) => ({ id: ids.conversation }), byId: 'conversation' },
+  'conversations.send': {
+    admin: false,
+    input: (ids) => ({ id: ids.conversation, message: { text: 'matrix' } }),
     byId: 'conversation',
   },
   'conversations.assignToMe': {
@@ -202,6 +224,38 @@ const TRPC: Record<string, TrpcCase> = {
     input: (ids) => ({ id: ids.endpoint, since: '2020-01-01T00:00:00Z' }),
     byId: 'endpoint',
   },
+  'team.members': { admin: true, input: () => undefined },
+  'team.changeRole': { admin: true, input: (ids) => ({ userId: ids.member, role: 'agent' }), byId: 'member' },
+  'team.remove': { admin: true, input: (ids) => ({ userId: ids.member }), byId: 'member' },
+  'team.passwordReset': { admin: true, input: (ids) => ({ userId: ids.member }), byId: 'member' },
+  'team.invitations': { admin: true, input: () => ({}) },
+  'team.invite': { admin: true, input: () => ({ email: `matrix-${phone++}@example.test`, role: 'agent' }) },
+  'team.revokeInvitation': { admin: true, input: (ids) => ({ id: ids.invitation }), byId: 'invitation' },
+  'auditLog.list': { admin: true, input: () => ({}) },
+  'payments.list': { admin: false, input: () => ({}) },
+  'payments.succeed': { admin: true, input: (ids) => ({ id: ids.payment }), byId: 'payment' },
+  'payments.fail': { admin: true, input: (ids) => ({ id: ids.payment }), byId: 'payment' },
+  'payments.refund': { admin: true, input: (ids) => ({ id: ids.payment }), byId: 'payment' },
+  'links.invitation': {
+    admin: false,
+    input: () => ({ token: 'matrix' }),
+    public: 'the token names the tenant',
+  },
+  'links.acceptInvitation': {
+    admin: false,
+    input: () => ({ token: 'matrix', name: 'M', password: 'a long password' }),
+    public: 'the token names the tenant',
+  },
+  'links.passwordReset': {
+    admin: false,
+    input: () => ({ token: 'matrix' }),
+    public: 'the token names the user',
+  },
+  'links.completePasswordReset': {
+    admin: false,
+    input: () => ({ token: 'matrix', password: 'a long password' }),
+    public: 'the token names the user',
+  },
 };
 
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
@@ -212,21 +266,33 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
   const booking = await givenBooking(t.admin);
   const payment = await givenPayment(t.admin);
   const conversation = await givenConversation(t.admin);
+  // A web conversation has no sender: the message is stored (failed), which is all the matrix needs.
+  const message = await t.admin('POST', `/conversations/${conversation.id}/messages`, {
+    body: { text: 'hi' },
+  });
+  expect(message.status, message.text).toBe(201);
   const channel = await givenChannel(t.admin, number);
   const endpoint = await givenEndpoint(t.admin, 'http://127.0.0.1:9/hook');
   const test = await t.admin('POST', `/webhooks/${endpoint.id}/test`);
   expect(test.status, test.text).toBe(202);
   const key = await t.admin('POST', '/api-keys', { body: { name: 'matrix target' } });
   expect(key.status, key.text).toBe(201);
+  const invitation = await t.admin('POST', '/invitations', {
+    body: { email: `invitee-${t.tenantId}@example.test`, role: 'agent' },
+  });
+  expect(invitation.status, invitation.text).toBe(201);
   return {
     booking: booking.id,
     payment: payment.id,
     conversation: conversation.id,
+    message: message.body.id,
     channel: channel.id,
     endpoint: endpoint.id,
     delivery: test.body.delivery.id,
     event: test.body.event.id,
     apiKey: key.body.id,
+    member: t.agentUserId,
+    invitation: invitation.body.id,
     userId: t.adminUserId,
     agentId: t.agentUserId,
   };
@@ -248,7 +314,13 @@ const STATE_SQL = `
     (select count(*) from deliveries where tenant_id = $1)::int as deliveries,
     (select count(*) from api_keys where tenant_id = $1)::int as api_keys,
     (select count(revoked_at) from api_keys where tenant_id = $1)::int as api_keys_revoked,
-    (select count(*) from idempotency_keys where tenant_id = $1)::int as idempotency_keys`;
+    (select count(*) from idempotency_keys where tenant_id = $1)::int as idempotency_keys,
+    (select count(*) from memberships where tenant_id = $1)::int as memberships,
+    (select count(*) from memberships where tenant_id = $1 and role = 'admin')::int as admins,
+    (select count(*) from invitations where tenant_id = $1)::int as invitations,
+    (select count(revoked_at) from invitations where tenant_id = $1)::int as invitations_revoked,
+    (select count(*) from password_resets where tenant_id = $1)::int as password_resets,
+    (select count(*) from audit_log where tenant_id = $1)::int as audit_entries`;
 
 async function stateOf(tenantId: string) {
   return (await pgPool().query(STATE_SQL, [tenantId])).rows[0];
@@ -260,8 +332,8 @@ let foreignIdList: string[];
 let bAgent: Api;
 let cases = 0;
 
-function pathOf(route: AnyRoute, id: string | undefined): string {
-  return route.path.replace('{id}', id ?? 'missing');
+function pathOf(route: AnyRoute, id: string | undefined, messageId = ownIds.message): string {
+  return route.path.replace('{id}', id ?? 'missing').replace('{message_id}', messageId);
 }
 
 function noForeignIds(text: string, where: string) {
@@ -302,7 +374,10 @@ describe('isolation matrix', () => {
       expect(Boolean(row.id), `${route.operationId}: an id kind iff the path has {id}`).toBe(
         route.path.includes('{id}'),
       );
-      expect(route.path.replace('{id}', ''), `${route.operationId}: only {id} is filled`).not.toMatch(/\{/);
+      expect(
+        route.path.replace('{id}', '').replace('{message_id}', ''),
+        `${route.operationId}: only {id} and {message_id} are filled`,
+      ).not.toMatch(/\{/);
     }
     const names = Object.keys(procedures);
     expect(
@@ -358,6 +433,13 @@ describe('isolation matrix', () => {
             ]);
             noForeignIds(res.text, where);
           }
+        }
+        if (route.path.includes('{message_id}')) {
+          const res = await api(route.method, pathOf(route, ownIds.conversation, foreignIds.message));
+          cases++;
+          const where = `${route.operationId} with B's message in A's conversation as ${who}`;
+          expect([res.status, res.body?.code], where).toEqual([404, 'not_found']);
+          noForeignIds(res.text, where);
         }
         const foreign = row.foreignInput;
         if (foreign) {
@@ -475,7 +557,9 @@ describe('isolation matrix', () => {
       for (const [path, row] of Object.entries(TRPC)) {
         const outcome = await call(claiming, path, row.input(foreignIds));
         cases++;
-        expect(codeOf(outcome), path).toBe('FORBIDDEN');
+        // A one-time link's page answers the same with or without a session: the token decides.
+        if (row.public) expect(['ok', 'NOT_FOUND'], path).toContain(codeOf(outcome));
+        else expect(codeOf(outcome), path).toBe('FORBIDDEN');
       }
       expect(await stateOf(b.tenantId)).toEqual(before);
     });

@@ -179,7 +179,7 @@ describe('events API', () => {
     expect(types).toContain('webhook.test');
     expect(types).toContain('webhook.endpoint.disabled');
     expect(types).toContain('webhook.delivery.exhausted');
-    expect(types).toHaveLength(21);
+    expect(types).toHaveLength(23);
   });
 
   it('lists and reads recorded events as envelopes', async () => {

@@ -1,36 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { decryptSecret } from '@/server/security/secret-box';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { givenChannel } from './builders';
 import { eventsOf, expectProblemCode } from './domain-fixtures';
-import { type FakeGraph, receipt, startFakeGraph, textMessage, whatsappPayload } from './fake-graph';
-import { apiSuite } from './harness';
+import { receipt, textMessage, whatsappPayload } from './fake-graph';
+import { apiSuite, fakeGraphSuite } from './harness';
 
 const APP_SECRET = 'test-whatsapp-app-secret';
 const VERIFY_TOKEN = 'test-verify-token';
 
-let graph: FakeGraph;
 let numberA: string;
 let numberB: string;
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now()}${++seq}`;
 
-beforeAll(async () => {
-  graph = await startFakeGraph();
-  Object.assign(process.env, {
-    WHATSAPP_GRAPH_URL: graph.url,
-    WHATSAPP_APP_SECRET: APP_SECRET,
-    WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
-  });
-  resetSettingsCache();
-});
-afterAll(async () => {
-  await graph.close();
-  resetSettingsCache();
-});
+const graph = fakeGraphSuite({ WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN });
 const { api, tenant: a, other: b, newTenant } = apiSuite({ other: true, agent: true });
 beforeAll(async () => {
   numberA = String(100_000_000 + Math.floor(Math.random() * 1e8));

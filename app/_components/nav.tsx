@@ -10,10 +10,13 @@ import { signOut } from 'next-auth/react';
 const MAIN = [
   { href: '/bookings', label: 'Bookings' },
   { href: '/conversations', label: 'Conversations' },
+  { href: '/payments', label: 'Payments' },
 ];
 const SETTINGS = [
   { href: '/settings/webhooks', label: 'Webhooks' },
   { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/team', label: 'Team' },
+  { href: '/settings/audit-log', label: 'Audit log' },
 ];
 
 const linkClass =

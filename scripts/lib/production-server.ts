@@ -1,5 +1,5 @@
 // Starts the production server (`npm start`, building first if needed) on a fresh embedded
-// database.
+// database, or on the PostgreSQL named by `DATABASE_URL` in the extra settings.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -35,7 +35,7 @@ export async function startProductionServer(extraEnv: Record<string, string> = {
     API_RATE_LIMIT_PER_SECOND: '1000000',
     ...extraEnv,
   };
-  delete env.DATABASE_URL;
+  if (!extraEnv.DATABASE_URL) delete env.DATABASE_URL;
   const child: ChildProcess = spawn('npm', ['start'], {
     env,
     stdio: ['ignore', process.env.SERVER_LOGS ? 'inherit' : 'ignore', 'inherit'],
@@ -58,8 +58,12 @@ export async function startProductionServer(extraEnv: Record<string, string> = {
     dataDir,
     env,
     stop: async () => {
-      if (child.pid) process.kill(-child.pid, 'SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      // A server a test already killed has nothing left to stop.
+      if (child.pid && child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid, 'SIGTERM');
+        await exited;
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,7 @@ import {
   RotateApiKeyInput,
   RotatedApiKey,
 } from '@/server/domain/api-keys/schemas';
+import { AuditLogEntry } from '@/server/domain/audit/schemas';
 import {
   Booking,
   CancelBookingInput,
@@ -26,6 +27,15 @@ import {
   Message,
   SendMessageInput,
 } from '@/server/domain/conversations/schemas';
+import {
+  ChangeRoleInput,
+  CreateInvitationInput,
+  Invitation,
+  InvitationWithLink,
+  Member,
+  MemberList,
+  PasswordResetLink,
+} from '@/server/domain/members/schemas';
 import { CreatePaymentInput, Payment, SucceedPaymentInput } from '@/server/domain/payments/schemas';
 import {
   CreateWebhookInput,
@@ -109,3 +119,15 @@ component(
 );
 component(EventTypeInfo, 'EventType');
 component(EventTypeList, 'EventTypeList');
+component(Member, 'Member');
+component(MemberList, 'MemberList', 'Every member of the tenant, in the order they joined');
+component(ChangeRoleInput, 'ChangeMemberRoleRequest');
+component(CreateInvitationInput, 'CreateInvitationRequest');
+component(Invitation, 'Invitation', 'A pending invitation (its link is shown only when it is created)');
+component(InvitationWithLink, 'InvitationWithLink');
+component(PasswordResetLink, 'PasswordResetLink');
+component(
+  AuditLogEntry,
+  'AuditLogEntry',
+  'Who (a person or an API key, from which client address) did what (action) to what (target), and when',
+);

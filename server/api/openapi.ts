@@ -72,7 +72,12 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     for (const [status, spec] of Object.entries(route.responses as Responses)) {
       responses[status] = spec.schema
         ? { description: spec.description, content: { 'application/json': { schema: spec.schema } } }
-        : { description: spec.description };
+        : spec.stream
+          ? {
+              description: spec.description,
+              content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+            }
+          : { description: spec.description };
     }
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {

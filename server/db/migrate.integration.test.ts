@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, MigrationError, readMigrations } from './migrate';
 
 // Each case gets an empty database of its own on the test cluster.
-const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+// Migrations run on the direct URL, as in production: a transaction-mode pooler cannot hold their lock.
+const directUrl = (process.env.DIRECT_URL || process.env.DATABASE_URL) as string;
+const admin = new pg.Client({ connectionString: directUrl });
 const made: string[] = [];
 beforeAll(() => admin.connect());
 afterAll(async () => {
@@ -19,7 +21,7 @@ async function emptyDatabase(): Promise<string> {
   const name = `m_${Math.random().toString(36).slice(2, 10)}`;
   await admin.query(`create database ${name}`);
   made.push(name);
-  const url = new URL(process.env.DATABASE_URL as string);
+  const url = new URL(directUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }

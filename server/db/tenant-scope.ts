@@ -20,6 +20,9 @@ const TENANT_MODELS = new Set<string>([
   'Delivery',
   'DeliveryAttempt',
   'IdempotencyKey',
+  'AuditLog',
+  'Invitation',
+  'PasswordReset',
 ]);
 
 const FILTERED = new Set([

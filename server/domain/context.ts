@@ -10,10 +10,12 @@ export interface OperationContext {
   db: TenantDb;
   tenantId: string;
   actor: Actor;
+  /** The caller's address (server/http/client-address.ts), recorded in the audit log; none for the system. */
+  clientAddress?: string;
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system' };
 
-export function operationContext(tenantId: string, actor: Actor): OperationContext {
-  return { db: forTenant(tenantId), tenantId, actor };
+export function operationContext(tenantId: string, actor: Actor, clientAddress?: string): OperationContext {
+  return { db: forTenant(tenantId), tenantId, actor, ...(clientAddress ? { clientAddress } : {}) };
 }

@@ -24,6 +24,15 @@ export const EVENT_TYPES = [
   },
   { type: 'conversation.assigned', description: 'The conversation was assigned to a team member' },
   { type: 'conversation.resolved', description: 'The conversation was resolved' },
+  {
+    type: 'conversation.window.expiring',
+    description:
+      'WhatsApp’s customer service window closes within WHATSAPP_WINDOW_WARNING (default 1 h); once per window',
+  },
+  {
+    type: 'conversation.handoff.overdue',
+    description: 'The conversation has waited in the hand-off queue longer than HANDOFF_SLA (default 15 min)',
+  },
   { type: 'booking.created', description: 'A booking was created' },
   { type: 'booking.confirmed', description: 'A booking was confirmed' },
   {

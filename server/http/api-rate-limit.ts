@@ -6,7 +6,7 @@
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from '@/server/auth/principal';
 import { settings } from '@/server/config/settings';
-import { pgPool } from '@/server/db/pool';
+import { pgPoolWithoutSessionState } from '@/server/db/pool';
 import { Errors } from '@/server/lib/errors';
 
 type Limiter = RateLimiterMemory | RateLimiterPostgres;
@@ -26,7 +26,7 @@ function limiter(points: number, store: 'postgres' | 'memory'): Limiter {
           ? new RateLimiterMemory(common)
           : new RateLimiterPostgres({
               ...common,
-              storeClient: pgPool(),
+              storeClient: pgPoolWithoutSessionState(),
               storeType: 'pool',
               tableName: 'rate_limits',
               tableCreated: true,

@@ -86,6 +86,8 @@ export async function handleApiRequest(request: Request, table: CompiledRoute[])
 function toResponse(result: ApiResult, requestId: string): Response {
   const headers = { 'X-Request-Id': requestId, ...result.headers };
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  if (result.body instanceof ReadableStream)
+    return new Response(result.body, { status: result.status, headers });
   // A route that names a text type sends its string as is (the WhatsApp verification echo).
   if (typeof result.body === 'string' && result.headers?.['Content-Type']?.startsWith('text/')) {
     return new Response(result.body, { status: result.status, headers });
@@ -143,7 +145,7 @@ async function dispatch(
   requireRole(principal, route.role);
 
   const { rawBody, body, query } = await readInput(route, request, url, false);
-  const ctx = operationContext(tenantId, actorOf(principal));
+  const ctx = operationContext(tenantId, actorOf(principal), base.ip);
   const run = () => route.handler({ ...base, ctx, principal, body, query, params });
 
   const idempotencyKey = request.headers.get('idempotency-key');

@@ -12,11 +12,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /** The body is a file streamed as is (documented as binary), not JSON. */
+  stream?: true;
 }
 
 export type Responses = Record<number, ResponseSpec>;
 
-type BodyOf<S extends ResponseSpec> = S['schema'] extends z.ZodType ? z.input<S['schema']> : undefined;
+type BodyOf<S extends ResponseSpec> = S['schema'] extends z.ZodType
+  ? z.input<S['schema']>
+  : S['stream'] extends true
+    ? ReadableStream<Uint8Array>
+    : undefined;
 
 /** The answers a route may give: one per declared status, with that status's body. */
 export type Reply<R extends Responses> = {

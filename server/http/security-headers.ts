@@ -9,6 +9,10 @@ function securityHeaders(production = process.env.NODE_ENV === 'production'): Re
 }
 
 export function withSecurityHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(securityHeaders())) {
+    // A route's own policy (the media route's sandbox) is kept, with ours added to it.
+    const own = name === 'Content-Security-Policy' ? response.headers.get(name) : null;
+    response.headers.set(name, own ? `${own}; ${value}` : value);
+  }
   return response;
 }

@@ -3,7 +3,9 @@
 // (server/jobs/run-locally.ts), in Inngest mode one Inngest cron function each
 // (server/delivery/inngest/functions.ts), which is how they run on serverless hosts. Every job is
 // idempotent and safe to run on several instances at once.
+import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
+import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
 import { deleteExpiredEvents } from '@/server/events/retention';
 
 export interface PeriodicJob {
@@ -25,6 +27,20 @@ export const PERIODIC_JOBS: PeriodicJob[] = [
     cron: '* * * * *',
     everyMs: 60_000,
     run: async () => ({ failed: await failInterruptedMessages() }),
+  },
+  {
+    // Outbound messages Meta's rate limit (130429) held back are sent again when their wait is over.
+    name: 'send-scheduled-messages',
+    cron: '* * * * *',
+    everyMs: 2_000,
+    run: async () => ({ sent: await sendScheduledMessages() }),
+  },
+  {
+    // conversation.window.expiring and conversation.handoff.overdue, each once (CONTRACT §13).
+    name: 'conversation-timers',
+    cron: '* * * * *',
+    everyMs: 30_000,
+    run: () => recordConversationTimers(),
   },
   {
     // EVENT_RETENTION_DAYS: expired events with their deliveries and attempts, 500 per transaction,

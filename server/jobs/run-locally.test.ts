@@ -31,6 +31,8 @@ describe('periodic jobs', () => {
   it('are chosen by engine: the outbox sweep only where Inngest delivers', () => {
     expect(jobsFor('worker').map((j) => j.name)).toEqual([
       'fail-interrupted-messages',
+      'send-scheduled-messages',
+      'conversation-timers',
       'delete-expired-events',
     ]);
     expect(jobsFor('inngest').map((j) => j.name)).toEqual(PERIODIC_JOBS.map((j) => j.name));

@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'validation_failed',
   'url_not_allowed',
   'channel_verification_failed',
+  'outside_customer_service_window',
+  'media_unavailable',
   // credentials and permissions
   'unauthenticated',
   'token_expired',
@@ -27,6 +29,8 @@ export const ERROR_CODES = [
   // conflicts with the current state
   'invalid_transition',
   'concurrent_update',
+  'last_admin',
+  'already_member',
   'idempotency_key_reused',
   'idempotency_key_in_use',
   'phone_number_id_taken',
@@ -77,6 +81,8 @@ export const Errors = {
   validation: (errors: FieldError[]) =>
     new AppError('validation_failed', 'The request is not valid; see errors for each problem', { errors }),
   invalidTransition: (detail: string) => new AppError('invalid_transition', detail),
+  outsideWindow: (detail: string) => new AppError('outside_customer_service_window', detail),
+  mediaUnavailable: (detail: string) => new AppError('media_unavailable', detail),
   conflict: (code: ErrorCode, detail: string) => new AppError(code, detail),
   unauthenticated: (detail = 'A valid bearer credential is required') =>
     new AppError('unauthenticated', detail),

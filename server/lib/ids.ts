@@ -17,6 +17,9 @@ export const ID_PREFIXES = {
   channel: 'chn',
   refreshToken: 'rtk',
   refreshFamily: 'rtf',
+  auditEntry: 'aud',
+  invitation: 'inv',
+  passwordReset: 'pwr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,11 +1,14 @@
 // Input every transport refuses at its door (CONTRACT §10), before any schema sees it:
 // - the NUL character (U+0000), which PostgreSQL text cannot hold (a query with it fails: a 500);
+// - lone UTF-16 surrogates (`"\ud800"` in JSON), which are no Unicode text: jsonb refuses them (a 500);
 // - the object keys __proto__, constructor and prototype, which parsers drop or trip over
 //   (zod strips __proto__ silently, superjson refuses to serialise all three);
 // - objects and arrays nested deeper than MAX_NESTING, which overflow the stack of recursive code.
 import { Errors, type FieldError } from './errors';
 
 const NUL = '\u0000';
+/** In `u` mode a surrogate pair is one code point, so this matches only unpaired halves. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
@@ -17,18 +20,20 @@ export const MAX_NESTING = 64;
 
 interface Findings {
   nul: string | null;
+  surrogate: string | null;
   reserved: string | null;
   tooDeep: string | null;
 }
 
 /** One iterative, depth-first pass in document order: the first NUL, reserved key and too-deep value. */
 function inspect(value: unknown): Findings {
-  const found: Findings = { nul: null, reserved: null, tooDeep: null };
+  const found: Findings = { nul: null, surrogate: null, reserved: null, tooDeep: null };
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { value: item, path, depth } = next;
     if (typeof item === 'string') {
       if (item.includes(NUL)) found.nul ??= path || '(input)';
+      if (LONE_SURROGATE.test(item)) found.surrogate ??= path || '(input)';
       continue;
     }
     if (item === null || typeof item !== 'object') continue;
@@ -45,6 +50,7 @@ function inspect(value: unknown): Findings {
       for (const [key, child] of Object.entries(item)) {
         const at = path ? `${path}.${key}` : key;
         if (key.includes(NUL)) found.nul ??= at;
+        if (LONE_SURROGATE.test(key)) found.surrogate ??= at;
         if (RESERVED_KEYS.has(key)) found.reserved ??= at;
         children.push({ value: child, path: at, depth: depth + 1 });
       }
@@ -65,8 +71,10 @@ const nestingMessage = `Objects and arrays must not nest deeper than ${MAX_NESTI
 /** 422 validation_failed naming each field that holds a NUL character or a reserved key, or nests too deep. */
 export function assertSafeInput(value: unknown): void {
   const errors: FieldError[] = [];
-  const { nul, reserved, tooDeep } = inspect(value);
+  const { nul, surrogate, reserved, tooDeep } = inspect(value);
   if (nul) errors.push({ path: nul, message: 'Must not contain the NUL character (U+0000)' });
+  if (surrogate)
+    errors.push({ path: surrogate, message: 'Must be valid Unicode text (a lone surrogate is not)' });
   if (reserved) {
     errors.push({ path: reserved, message: 'The keys __proto__, constructor and prototype are not allowed' });
   }

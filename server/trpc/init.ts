@@ -8,6 +8,7 @@ import { ZodError, z } from 'zod';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { operationContext } from '@/server/domain/context';
+import { clientAddressOf } from '@/server/http/client-address';
 import { HTTP_STATUS } from '@/server/http/status';
 import { AppError, Errors, type FieldError } from '@/server/lib/errors';
 import { newRequestId } from '@/server/lib/ids';
@@ -21,15 +22,19 @@ export interface TrpcContext {
   requestId?: string;
   /** The session could not be checked because the database is unreachable. */
   databaseUnavailable?: boolean;
+  /** The trusted client address (CONTRACT §10), recorded in the audit log. */
+  clientAddress?: string;
 }
 
-export async function createTrpcContext(): Promise<TrpcContext> {
+export async function createTrpcContext(opts?: { req?: Request }): Promise<TrpcContext> {
   const requestId = newRequestId();
+  const clientAddress = clientAddressOf(opts?.req?.headers.get('x-forwarded-for'));
   try {
-    return { viewer: await currentViewer(), requestId };
+    return { viewer: await currentViewer(), requestId, clientAddress };
   } catch (error) {
     // The membership re-check needs the database: without it, every procedure answers 503.
-    if (isDatabaseUnavailable(error)) return { viewer: null, databaseUnavailable: true, requestId };
+    if (isDatabaseUnavailable(error))
+      return { viewer: null, databaseUnavailable: true, requestId, clientAddress };
     throw error;
   }
 }
@@ -126,7 +131,7 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   // The procedure's context is an OperationContext: domain calls take `ctx` as it is.
   return next({
     ctx: {
-      ...operationContext(viewer.tenantId, { type: 'user', id: viewer.userId }),
+      ...operationContext(viewer.tenantId, { type: 'user', id: viewer.userId }, ctx.clientAddress),
       viewer,
       role: viewer.role,
       userId: viewer.userId,

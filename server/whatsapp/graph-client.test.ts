@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
-import { describeGraphError, sendWhatsAppText } from './graph-client';
+import { describeGraphError, sendWhatsAppMessage } from './graph-client';
 
 let server: Server;
 const answers: Record<string, { status: number; body?: string; hang?: boolean }> = {
@@ -31,9 +31,15 @@ afterAll(async () => {
 });
 
 const send = (phoneNumberId: string, timeoutMs?: number) =>
-  sendWhatsAppText({ phoneNumberId, accessToken: 't', to: '15551234567', text: 'hi', timeoutMs });
+  sendWhatsAppMessage({
+    phoneNumberId,
+    accessToken: 't',
+    to: '15551234567',
+    content: { type: 'text', text: 'hi' },
+    timeoutMs,
+  });
 
-describe('sendWhatsAppText', () => {
+describe('sendWhatsAppMessage', () => {
   it('returns the message id on success', async () => {
     expect(await send('ok')).toEqual({ ok: true, externalId: 'wamid.X' });
   });

@@ -1,12 +1,13 @@
-// Outbound calls to the WhatsApp Cloud API with a channel's bearer token: sending a text message
-// (`POST {graph}/{phone_number_id}/messages`) and checking that a token can read a number
+// Outbound calls to the WhatsApp Cloud API with a channel's bearer token: sending a message (text,
+// template or media: `POST {graph}/{phone_number_id}/messages`), fetching an inbound media file
+// (`GET {graph}/{media_id}`, then its URL), and checking that a token can read a number
 // (`GET {graph}/{phone_number_id}`). Never throws: callers record the reason.
 import { settings } from '@/server/config/settings';
 
 export const GRAPH_TIMEOUT_MS = 10_000;
 const MAX_REASON = 500;
 
-export type SendResult = { ok: true; externalId: string } | { ok: false; reason: string };
+export type SendResult = { ok: true; externalId: string } | { ok: false; reason: string; rateLimited?: true };
 
 type GraphAnswer = { ok: true; status: number; body: unknown } | { ok: false; reason: string };
 
@@ -49,11 +50,43 @@ async function callGraph(input: {
   return { ok: true, status: response.status, body };
 }
 
-export async function sendWhatsAppText(input: {
+/** What an outbound message carries, in the Graph API's own terms. */
+export type OutboundContent =
+  | { type: 'text'; text: string }
+  | { type: 'template'; template: { name: string; language: string; components?: unknown[] } }
+  | {
+      type: 'media';
+      media: {
+        type: 'image' | 'document' | 'audio' | 'video';
+        link: string;
+        caption?: string;
+        filename?: string;
+      };
+    };
+
+/** Meta's "rate limit hit" (throughput of the number): to be retried later, never a failure. */
+export const RATE_LIMITED_CODES = new Set([130429, 131056, 80007]);
+
+function graphBody(content: OutboundContent): Record<string, unknown> {
+  switch (content.type) {
+    case 'text':
+      return { type: 'text', text: { preview_url: false, body: content.text } };
+    case 'template': {
+      const { name, language, components } = content.template;
+      return { type: 'template', template: { name, language: { code: language }, components } };
+    }
+    case 'media': {
+      const { type, ...file } = content.media;
+      return { type, [type]: file };
+    }
+  }
+}
+
+export async function sendWhatsAppMessage(input: {
   phoneNumberId: string;
   accessToken: string;
   to: string;
-  text: string;
+  content: OutboundContent;
   timeoutMs?: number;
 }): Promise<SendResult> {
   const answer = await callGraph({
@@ -65,8 +98,7 @@ export async function sendWhatsAppText(input: {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to: input.to,
-      type: 'text',
-      text: { preview_url: false, body: input.text },
+      ...graphBody(input.content),
     },
   });
   if (!answer.ok) return answer;
@@ -75,7 +107,45 @@ export async function sendWhatsAppText(input: {
     if (typeof id === 'string' && id.length > 0) return { ok: true, externalId: id };
     return { ok: false, reason: 'WhatsApp API answered without a message id' };
   }
-  return { ok: false, reason: describeGraphError(answer.status, answer.body) };
+  const code = Number((answer.body as { error?: { code?: unknown } } | undefined)?.error?.code);
+  return {
+    ok: false,
+    reason: describeGraphError(answer.status, answer.body),
+    ...(RATE_LIMITED_CODES.has(code) ? { rateLimited: true as const } : {}),
+  };
+}
+
+/**
+ * An inbound media file: its URL comes from `GET {graph}/{media_id}`, and the file itself needs the
+ * same bearer token. Answers the open response for the caller to stream, or a reason.
+ */
+export async function fetchWhatsAppMedia(input: {
+  mediaId: string;
+  accessToken: string;
+}): Promise<{ ok: true; response: Response; mimeType: string | null } | { ok: false; reason: string }> {
+  const answer = await callGraph({
+    method: 'GET',
+    path: `/${encodeURIComponent(input.mediaId)}`,
+    accessToken: input.accessToken,
+  });
+  if (!answer.ok) return answer;
+  const info = answer.body as { url?: unknown; mime_type?: unknown } | undefined;
+  if (answer.status !== 200 || typeof info?.url !== 'string')
+    return { ok: false, reason: describeGraphError(answer.status, answer.body) };
+  try {
+    const response = await fetch(info.url, {
+      headers: { Authorization: `Bearer ${input.accessToken}` },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(GRAPH_TIMEOUT_MS),
+    });
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return { ok: false, reason: `WhatsApp media download answered HTTP ${response.status}` };
+    }
+    return { ok: true, response, mimeType: typeof info.mime_type === 'string' ? info.mime_type : null };
+  } catch (error) {
+    return { ok: false, reason: `WhatsApp media unreachable: ${(error as Error).message}` };
+  }
 }
 
 /**

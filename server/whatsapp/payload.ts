@@ -1,23 +1,57 @@
 // The parts of Meta's WhatsApp Cloud API webhook payload we act on. Loose on purpose: Meta adds
-// fields, and anything unknown is ignored rather than refused.
+// fields, and anything unknown is ignored rather than refused; a part of a message in an
+// unexpected shape is dropped from it (`catch`), not the message.
 import { z } from 'zod';
+
+const MediaObject = z.looseObject({
+  id: z.string().optional(),
+  mime_type: z.string().optional(),
+  caption: z.string().optional(),
+  filename: z.string().optional(),
+});
 
 const InboundMessage = z.looseObject({
   id: z.string().min(1),
   from: z.string().min(1),
-  timestamp: z.string().optional(),
+  timestamp: z.string().optional().catch(undefined),
   type: z.string(),
-  text: z.looseObject({ body: z.string() }).optional(),
-  image: z.looseObject({ caption: z.string().optional() }).optional(),
-  video: z.looseObject({ caption: z.string().optional() }).optional(),
-  document: z.looseObject({ caption: z.string().optional(), filename: z.string().optional() }).optional(),
-  button: z.looseObject({ text: z.string().optional() }).optional(),
+  text: z.looseObject({ body: z.string() }).optional().catch(undefined),
+  image: MediaObject.optional().catch(undefined),
+  video: MediaObject.optional().catch(undefined),
+  audio: MediaObject.optional().catch(undefined),
+  document: MediaObject.optional().catch(undefined),
+  sticker: MediaObject.optional().catch(undefined),
+  button: z.looseObject({ text: z.string().optional() }).optional().catch(undefined),
   interactive: z
     .looseObject({
-      button_reply: z.looseObject({ title: z.string().optional() }).optional(),
-      list_reply: z.looseObject({ title: z.string().optional() }).optional(),
+      button_reply: z.looseObject({ title: z.string().optional() }).optional().catch(undefined),
+      list_reply: z.looseObject({ title: z.string().optional() }).optional().catch(undefined),
+      nfm_reply: z.looseObject({ body: z.string().optional() }).optional().catch(undefined),
     })
-    .optional(),
+    .optional()
+    .catch(undefined),
+  location: z
+    .looseObject({
+      name: z.string().optional().catch(undefined),
+      address: z.string().optional().catch(undefined),
+      latitude: z.number().optional().catch(undefined),
+      longitude: z.number().optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+  contacts: z
+    .array(z.looseObject({ name: z.looseObject({ formatted_name: z.string().optional() }).optional() }))
+    .optional()
+    .catch(undefined),
+  reaction: z
+    .looseObject({ message_id: z.string().optional(), emoji: z.string().optional() })
+    .optional()
+    .catch(undefined),
+  order: z
+    .looseObject({ product_items: z.array(z.unknown()).optional() })
+    .optional()
+    .catch(undefined),
+  system: z.looseObject({ body: z.string().optional() }).optional().catch(undefined),
 });
 
 const StatusReceipt = z.looseObject({
@@ -51,7 +85,8 @@ const ChangeValue = z.looseObject({
       }),
     )
     .optional(),
-  messages: z.array(InboundMessage).optional(),
+  // One message Meta sends in a shape we do not expect is skipped alone (and logged), never its batch.
+  messages: z.array(InboundMessage.nullable().catch(null)).optional(),
   statuses: z.array(StatusReceipt).optional(),
 });
 
@@ -87,7 +122,30 @@ export function messageChanges(payload: z.infer<typeof WebhookPayload>): {
   return { values, skipped };
 }
 
-/** What we store as a message's text: the text itself, or a caption or label for other kinds. */
+export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
+type MediaKind = (typeof MEDIA_TYPES)[number];
+
+function isMediaKind(type: string): type is MediaKind {
+  return (MEDIA_TYPES as readonly string[]).includes(type);
+}
+
+/** An inbound media message's file as we keep it (the file itself stays with Meta until asked for). */
+export function messageMedia(
+  message: InboundMessage,
+): { type: string; id: string; mime_type?: string; caption?: string; filename?: string } | null {
+  if (!isMediaKind(message.type)) return null;
+  const media = message[message.type];
+  if (!media?.id) return null;
+  return {
+    type: message.type,
+    id: media.id,
+    ...(media.mime_type ? { mime_type: media.mime_type } : {}),
+    ...(media.caption ? { caption: media.caption } : {}),
+    ...(media.filename ? { filename: media.filename } : {}),
+  };
+}
+
+/** What we store as a message's text: the text itself, or a readable rendering of other kinds. */
 export function messageText(message: InboundMessage): string {
   switch (message.type) {
     case 'text':
@@ -96,16 +154,40 @@ export function messageText(message: InboundMessage): string {
       return message.button?.text ?? '[button]';
     case 'interactive':
       return (
-        message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? '[interactive]'
+        message.interactive?.button_reply?.title ??
+        message.interactive?.list_reply?.title ??
+        message.interactive?.nfm_reply?.body ??
+        '[interactive]'
       );
     case 'image':
     case 'video':
+    case 'audio':
+    case 'sticker':
       return message[message.type]?.caption ?? `[${message.type}]`;
     case 'document':
       return (
         message.document?.caption ??
         (message.document?.filename ? `[document: ${message.document.filename}]` : '[document]')
       );
+    case 'location': {
+      const place = [message.location?.name, message.location?.address].filter(Boolean).join(', ');
+      if (place) return `[location: ${place}]`;
+      const { latitude, longitude } = message.location ?? {};
+      return latitude !== undefined && longitude !== undefined
+        ? `[location: ${latitude}, ${longitude}]`
+        : '[location]';
+    }
+    case 'contacts': {
+      const names = (message.contacts ?? []).map((c) => c.name?.formatted_name).filter(Boolean);
+      return names.length ? `[contacts: ${names.join(', ')}]` : '[contacts]';
+    }
+    case 'reaction':
+      // An empty emoji is WhatsApp's way of saying the reaction was removed.
+      return message.reaction?.emoji ? `[reaction: ${message.reaction.emoji}]` : '[reaction removed]';
+    case 'order':
+      return `[order: ${message.order?.product_items?.length ?? 0} item(s)]`;
+    case 'system':
+      return message.system?.body ?? '[system]';
     default:
       return `[${message.type}]`;
   }

@@ -7,6 +7,7 @@ import { logger } from '@/server/log';
 import {
   type ChangeValue,
   messageChanges,
+  messageMedia,
   messageText,
   type StatusReceipt,
   type WebhookPayload,
@@ -48,13 +49,24 @@ async function processChange(value: ChangeValue, outcome: WebhookOutcome): Promi
   }
   const ctx = operationContext(channel.tenantId, SYSTEM_ACTOR);
   for (const message of value.messages ?? []) {
+    if (!message) {
+      outcome.ignored++;
+      logger().warn(
+        { phone_number_id: phoneNumberId },
+        'whatsapp webhook: a message without id/from/type was ignored',
+      );
+      continue;
+    }
     const contact = value.contacts?.find((c) => c.wa_id === message.from) ?? value.contacts?.[0];
     const result = await receiveMessage(ctx, {
       channelId: channel.id,
       from: message.from,
       contactName: contact?.profile?.name ?? null,
       externalId: message.id,
+      type: message.type,
       text: messageText(message),
+      media: messageMedia(message),
+      sentAt: sentAt(message.timestamp),
     });
     if (result.duplicate) outcome.duplicates++;
     else outcome.received++;
@@ -83,4 +95,13 @@ function receiptFailure(status: StatusReceipt): string | null {
     error.error_data?.details ?? '',
   ];
   return parts.filter(Boolean).join(' ').slice(0, 500) || null;
+}
+
+/** Meta's `timestamp` (Unix seconds) when it is sane; the customer service window runs from it. */
+function sentAt(timestamp: string | undefined): Date | undefined {
+  const seconds = Number(timestamp);
+  if (!timestamp || !Number.isFinite(seconds)) return undefined;
+  const at = new Date(seconds * 1000);
+  // A clock ahead of ours must not stretch the window; a very old one is a replay.
+  return at.getTime() > Date.now() ? new Date() : at;
 }

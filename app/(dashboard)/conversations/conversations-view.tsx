@@ -1,5 +1,6 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useSession } from 'next-auth/react';
 import { useState } from 'react';
 import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
@@ -20,7 +21,6 @@ import {
   useFeedback,
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
-import { MessagesPanel } from './messages-panel';
 
 const FILTERS = ['all', 'open', 'pending_human', 'resolved'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -33,6 +33,7 @@ type Conversation = {
   assignee_id: string | null;
   handoff_reason: string | null;
   handoff_summary: string | null;
+  handoff_overdue_at: string | null;
   last_message_at: string | null;
 };
 
@@ -48,7 +49,6 @@ export function ConversationsView() {
   const trpc = useTRPC();
   const me = useSession().data?.user.id;
   const [filter, setFilter] = useState<Filter>('all');
-  const [open, setOpen] = useState<string | null>(null);
   const queue = useQuery({ ...trpc.conversations.handoffQueue.queryOptions({}), refetchInterval: 10_000 });
   const all = useInfiniteQuery(
     trpc.conversations.list.infiniteQueryOptions(filter === 'all' ? {} : { status: filter }, {
@@ -77,8 +77,16 @@ export function ConversationsView() {
         {rows.map((c) => (
           <Tr key={c.id} data-testid={`conversation-${c.id}`}>
             <Td>
-              {c.contact.name ?? <span className="text-muted">unknown</span>}
-              <div className="text-sm text-muted">{c.contact.phone ?? ''}</div>
+              <Link href={`/conversations/${c.id}`} className="font-medium text-accent underline">
+                {c.contact.name ?? c.contact.phone ?? 'Unknown contact'}
+              </Link>
+              {c.handoff_overdue_at && c.status === 'pending_human' && (
+                <>
+                  {' '}
+                  <Badge tone="error">Overdue</Badge>
+                </>
+              )}
+              {c.contact.name && <div className="text-sm text-muted">{c.contact.phone ?? ''}</div>}
               {c.handoff_reason && (
                 <div className="text-sm text-muted">Hand-off: {c.handoff_summary ?? c.handoff_reason}</div>
               )}
@@ -92,14 +100,6 @@ export function ConversationsView() {
               <Time value={c.last_message_at} />
             </Td>
             <Td actions>
-              <Button
-                size="sm"
-                variant="secondary"
-                aria-expanded={open === c.id}
-                onClick={() => setOpen(open === c.id ? null : c.id)}
-              >
-                {open === c.id ? 'Hide messages' : 'Messages'}
-              </Button>
               {c.status !== 'resolved' && c.assignee_id !== me && (
                 <Button size="sm" disabled={busy} onClick={() => assign.mutate({ id: c.id })}>
                   Assign to me
@@ -166,7 +166,6 @@ export function ConversationsView() {
         {() => table(allRows, 'All conversations')}
       </QueryState>
       <LoadMore query={all} />
-      {open && <MessagesPanel id={open} />}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { getConversation } from '@/server/domain/conversations/get-conversation'
 import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
 import { listConversations } from '@/server/domain/conversations/list-conversations';
 import { listMessages } from '@/server/domain/conversations/list-messages';
+import { openMessageMedia } from '@/server/domain/conversations/open-message-media';
 import { resolveConversation } from '@/server/domain/conversations/resolve-conversation';
 import {
   AssignInput,
@@ -16,6 +17,7 @@ import {
   SendMessageInput,
 } from '@/server/domain/conversations/schemas';
 import { sendMessage } from '@/server/domain/conversations/send-message';
+import { mediaHeaders } from '@/server/http/media-response';
 import { json, tenantRoute } from '@/server/http/route';
 import { ListQuery } from '@/server/lib/schemas';
 
@@ -78,6 +80,27 @@ export const conversationRoutes = [
       json(200, await listMessages(ctx, { id: params.id, ...query })),
   }),
   tenantRoute({
+    method: 'GET',
+    path: '/conversations/{id}/messages/{message_id}/media',
+    operationId: 'getMessageMedia',
+    tag,
+    role: 'agent',
+    summary: "Download an inbound message's file",
+    description:
+      'Streams the image, video, audio, document or sticker of an inbound WhatsApp message, fetched from ' +
+      "the Graph API with the channel's token at the moment of the request (the token is never exposed). " +
+      'Content-Type is the file’s; images, audio and video are sent `inline`, anything else as an ' +
+      '`attachment`, always under a sandboxing Content-Security-Policy. A message without a file gets 404; ' +
+      'a file Meta does not hand over, or one larger than WHATSAPP_MEDIA_MAX_BYTES (default 100 MB), gets ' +
+      '502 media_unavailable.',
+    responses: { 200: { description: 'The file', stream: true } },
+    errors: [502],
+    handler: async ({ ctx, params }) => {
+      const file = await openMessageMedia(ctx, { conversationId: params.id, messageId: params.message_id });
+      return { status: 200 as const, body: file.stream, headers: mediaHeaders(file) };
+    },
+  }),
+  tenantRoute({
     method: 'POST',
     path: '/conversations/{id}/messages',
     operationId: 'sendConversationMessage',
@@ -85,14 +108,19 @@ export const conversationRoutes = [
     role: 'agent',
     summary: 'Send a message to the contact',
     description:
-      "Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is " +
-      'the message after the attempt: sent with external_id (conversation.message.sent), or failed with ' +
-      'failure_reason (conversation.message.failed) when the provider refuses, times out (10 s) or no ' +
-      'sender is configured. Later delivery and read receipts move it forward.',
+      'Exactly one of `text`, `template` (an approved WhatsApp template, allowed at any time) or `media` ' +
+      '(an https `link` WhatsApp fetches). On WhatsApp, `text` and `media` need the customer service window ' +
+      'open (`window_expires_at` in the future): otherwise 422 outside_customer_service_window, and nothing ' +
+      "is stored or sent. Stored as queued, then sent through the conversation's WhatsApp channel (Cloud " +
+      'API). The answer is the message after the attempt: sent with external_id ' +
+      '(conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the ' +
+      'provider refuses (Meta’s 131047 "re-engagement" refusal also closes the window), times out (10 s) or ' +
+      'no sender is configured. When Meta answers with its rate limit (130429) the message stays queued and ' +
+      'is sent again after 2 s, 4 s, … 512 s; only then does it fail. Later delivery and read receipts move ' +
+      'it forward.',
     body: SendMessageInput,
-    responses: { 201: { description: 'The message (sent or failed)', schema: Message } },
-    handler: async ({ ctx, params, body }) =>
-      json(201, await sendMessage(ctx, { id: params.id, text: body.text })),
+    responses: { 201: { description: 'The message (sent, failed, or queued for a retry)', schema: Message } },
+    handler: async ({ ctx, params, body }) => json(201, await sendMessage(ctx, { id: params.id, ...body })),
   }),
   tenantRoute({
     method: 'POST',

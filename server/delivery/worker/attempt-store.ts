@@ -1,9 +1,10 @@
 // The worker's attempt records. Records that arrive while one is being written go together in the
 // next statement: one commit and one WAL flush for all of them (group commit, done by the caller).
 // The statement runs on the worker's own `pg` pool as a named statement (parsed and planned once
-// per connection). Each record keeps its own rules: the attempt row is unique per (delivery,
+// per connection; unnamed behind a transaction-mode pooler). Each record keeps its own rules: the attempt row is unique per (delivery,
 // number), and only a new row moves its still-pending delivery (ending the worker's claim on it).
 import type pg from 'pg';
+import { statementName } from '@/server/db/pool';
 import { type AttemptRecord, attemptRecordRow } from '@/server/delivery/attempt';
 
 import { RECORD_ATTEMPTS_SQL } from '@/server/delivery/delivery-sql';
@@ -23,7 +24,7 @@ export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) =
     });
     const input = unique.map(attemptRecordRow);
     const { rows } = await pool.query<{ moved: string[] }>({
-      name: 'switchboard_attempt_record',
+      name: statementName('switchboard_attempt_record'),
       text: RECORD_ATTEMPTS_SQL,
       values: [JSON.stringify(input)],
     });

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { settings } from '@/server/config/settings';
 import { databaseUrl, directDatabaseUrl } from '@/server/db/client';
+import { statementName } from '@/server/db/pool';
 import { type AttemptJob, type LoadedDelivery, runAttempt } from '@/server/delivery/attempt';
 import { logger } from '@/server/log';
 import { batchedAttemptRecorder } from './attempt-store';
@@ -76,7 +77,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     try {
       const limit = prefetch - claimed.length;
       const { rows } = await pool.query<Omit<Claimed, 'claimedAt'>>({
-        name: 'switchboard_claim_deliveries',
+        name: statementName('switchboard_claim_deliveries'),
         text: CLAIM_SQL,
         values: [limit, leaseMs],
       });

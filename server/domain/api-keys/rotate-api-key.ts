@@ -1,10 +1,11 @@
+import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { issueApiKey } from './issue-api-key';
 import { usableKeys } from './serialize';
 
 /** A new key now; the old one stops at once, or after `grace_seconds` (≤ 24 h). */
-export function rotateApiKey(ctx: OperationContext, input: { id: string; grace_seconds: number }) {
+function rotateApiKeyUnaudited(ctx: OperationContext, input: { id: string; grace_seconds: number }) {
   return ctx.db.$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: { id: input.id, ...usableKeys() } });
     if (!old) throw Errors.notFound('API key');
@@ -22,3 +23,9 @@ export function rotateApiKey(ctx: OperationContext, input: { id: string; grace_s
     return { ...created, replaced_key: { id: old.id, revokes_at: revokeAt.toISOString() } };
   });
 }
+
+/** rotateApiKey, in one transaction with its audit entry (api_key.rotated). */
+export const rotateApiKey = audited(rotateApiKeyUnaudited, (input) => ({
+  action: 'api_key.rotated',
+  target: { type: 'api_key', id: input.id },
+}));

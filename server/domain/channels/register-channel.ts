@@ -2,6 +2,7 @@
 // check, or by the demo seed for its placeholder number that is not connected to Meta.
 import type { z } from 'zod';
 import { Prisma } from '@/server/db/generated/client';
+import { audited } from '@/server/domain/audit/record-audit';
 import type { CreateChannelInput } from '@/server/domain/channels/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -9,7 +10,7 @@ import { newId } from '@/server/lib/ids';
 import { encryptSecret } from '@/server/security/secret-box';
 import { serializeChannel } from './serialize';
 
-export async function registerChannel(ctx: OperationContext, input: z.output<typeof CreateChannelInput>) {
+async function registerChannelUnaudited(ctx: OperationContext, input: z.output<typeof CreateChannelInput>) {
   const { db, tenantId } = ctx;
   try {
     const row = await db.channel.create({
@@ -30,3 +31,9 @@ export async function registerChannel(ctx: OperationContext, input: z.output<typ
     throw error;
   }
 }
+
+/** registerChannel, in one transaction with its audit entry (channel.created). */
+export const registerChannel = audited(registerChannelUnaudited, (_input, channel) => ({
+  action: 'channel.created',
+  target: { type: 'channel', id: channel.id },
+}));

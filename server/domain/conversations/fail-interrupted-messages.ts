@@ -18,6 +18,7 @@ export async function failInterruptedMessages(now = new Date()): Promise<number>
     where: {
       direction: 'outbound',
       status: 'queued',
+      nextSendAt: null, // held back by Meta's rate limit: send-scheduled-messages sends it again
       createdAt: { lt: new Date(now.getTime() - INTERRUPTED_AFTER_MS) },
     },
     select: { id: true, tenantId: true },
@@ -27,7 +28,7 @@ export async function failInterruptedMessages(now = new Date()): Promise<number>
   for (const { id, tenantId } of stale) {
     failed += await forTenant(tenantId).$transaction(async (tx) => {
       const [row] = await tx.message.updateManyAndReturn({
-        where: { id, status: 'queued' },
+        where: { id, status: 'queued', nextSendAt: null },
         data: { status: 'failed', failureReason: INTERRUPTED_REASON },
       });
       if (!row) return 0; // finished meanwhile

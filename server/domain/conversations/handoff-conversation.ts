@@ -20,6 +20,9 @@ export function handoffConversation(
         handledBy: 'human',
         handoffReason: input.reason,
         handoffSummary: input.summary ?? null,
+        // The HANDOFF_SLA clock starts (conversation-timers.ts).
+        handoffAt: new Date(),
+        handoffOverdueAt: null,
       },
       event: 'conversation.handoff.requested',
       refusal: (c) =>

@@ -12,8 +12,17 @@ export interface InboundMessageInput {
   contactName?: string | null;
   /** The provider's message id: stored inbound messages are unique by it per tenant. */
   externalId: string;
+  /** WhatsApp's message type (text, image, location, reaction, …). */
+  type?: string;
+  /** A readable text for any kind (messageText in server/whatsapp/payload.ts). */
   text: string;
+  /** An image, video, audio, document or sticker: the file's id at Meta and what it is. */
+  media?: { type: string; id: string; mime_type?: string; caption?: string; filename?: string } | null;
+  /** When the customer sent it (Meta's timestamp); the customer service window runs 24 h from it. */
+  sentAt?: Date;
 }
+
+export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Stores one inbound WhatsApp message. Finds the contact's conversation on that channel or starts
@@ -36,6 +45,7 @@ export async function receiveMessage(
       const lockKey = `wa:${tenantId}:${input.channelId}:${input.from}`;
       await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
       const now = new Date();
+      const windowExpiresAt = new Date((input.sentAt ?? now).getTime() + CUSTOMER_SERVICE_WINDOW_MS);
       let conversation = await tx.conversation.findFirst({
         where: { channelId: input.channelId, contactPhone: input.from },
         orderBy: { id: 'desc' },
@@ -51,6 +61,7 @@ export async function receiveMessage(
             contactPhone: input.from,
             contactName: input.contactName ?? null,
             lastMessageAt: now,
+            windowExpiresAt,
           },
         });
         await recordEvent(tx, {
@@ -67,7 +78,9 @@ export async function receiveMessage(
             tenantId,
             conversationId: conversation.id,
             direction: 'inbound',
+            type: input.type ?? 'text',
             text: input.text,
+            ...(input.media ? { media: input.media } : {}),
             status: 'received',
             externalId: input.externalId,
           },
@@ -81,6 +94,10 @@ export async function receiveMessage(
           where: { id: conversation.id },
           data: {
             lastMessageAt: now,
+            // Messages may arrive out of order: the window runs from the newest.
+            ...(conversation.windowExpiresAt === null || conversation.windowExpiresAt < windowExpiresAt
+              ? { windowExpiresAt }
+              : {}),
             ...(conversation.contactName === null && input.contactName
               ? { contactName: input.contactName }
               : {}),

@@ -21,9 +21,56 @@ export const Conversation = z.object({
     .nullable()
     .meta({ description: 'Why the AI handed over (kept after assignment)' }),
   handoff_summary: z.string().nullable(),
+  handoff_requested_at: Timestamp.nullable().meta({ description: 'When it last joined the hand-off queue' }),
+  handoff_overdue_at: Timestamp.nullable().meta({
+    description:
+      'When that hand-off was found waiting longer than HANDOFF_SLA (conversation.handoff.overdue)',
+  }),
   last_message_at: Timestamp.nullable(),
+  window_expires_at: Timestamp.nullable().meta({
+    description:
+      'WhatsApp: when the customer service window closes (24 h after the last inbound message); null ' +
+      'when it never opened, and always null on other channels. Outside it only templates may be sent.',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
+});
+
+export const MediaType = z.enum(['image', 'document', 'audio', 'video']);
+
+const TemplateComponent = z
+  .looseObject({ type: z.string().min(1).max(32) })
+  .meta({ description: 'A Graph API template component (header, body, button…) with its parameters' });
+
+export const Template = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(512)
+    .regex(/^[a-z0-9_]+$/, 'Lower-case letters, digits and underscores, as Meta names templates'),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'A language code such as en or en_US')
+    .meta({ example: 'en_US' }),
+  components: z.array(TemplateComponent).max(20).optional(),
+});
+
+export const OutboundMedia = z.object({
+  type: MediaType,
+  link: z.url({ protocol: /^https$/, error: 'An https URL WhatsApp can fetch the file from' }).max(2048),
+  caption: z.string().trim().min(1).max(1024).optional(),
+  filename: z.string().trim().min(1).max(240).optional().meta({ description: 'Documents only' }),
+});
+
+export const MessageMedia = z.object({
+  type: z.string(),
+  id: z.string().optional().meta({
+    description: 'Inbound: the WhatsApp media id (GET …/messages/{message_id}/media streams the file)',
+  }),
+  link: z.string().optional().meta({ description: 'Outbound: the https link WhatsApp fetched' }),
+  mime_type: z.string().optional(),
+  caption: z.string().optional(),
+  filename: z.string().optional(),
 });
 
 export const MessageStatus = z.enum(['received', 'queued', 'sent', 'delivered', 'read', 'failed']);
@@ -32,7 +79,17 @@ export const Message = z.object({
   id: z.string().meta({ example: 'msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
   conversation_id: z.string(),
   direction: z.enum(['inbound', 'outbound']),
-  text: z.string(),
+  type: z.string().meta({
+    description:
+      'WhatsApp message type: text, template, image, document, audio, video, sticker, location, contacts, ' +
+      'interactive, button, reaction, order, system, unsupported…',
+    example: 'text',
+  }),
+  text: z.string().meta({
+    description: 'The text, or a readable rendering of other kinds (caption, button title, place…)',
+  }),
+  template: Template.nullable(),
+  media: MessageMedia.nullable(),
   status: MessageStatus,
   external_id: z.string().nullable().meta({ description: 'The provider’s message id (WhatsApp wamid)' }),
   failure_reason: z.string().nullable(),
@@ -64,14 +121,33 @@ export const CreateConversationInput = z.object({
   }),
 });
 
-export const SendMessageInput = z.object({
-  text: z
-    .string()
-    .trim()
-    .min(1)
-    .max(4096)
-    .meta({ description: 'Plain text, at most 4096 characters (WhatsApp’s limit)' }),
-});
+export const SendMessageInput = z
+  .object({
+    text: z.string().trim().min(1).max(4096).optional().meta({
+      description: 'Plain text, at most 4096 characters (WhatsApp’s limit); only inside the window',
+    }),
+    template: Template.optional().meta({ description: 'An approved template: allowed at any time' }),
+    media: OutboundMedia.optional().meta({
+      description: 'A file WhatsApp fetches from `link`; only inside the window',
+    }),
+  })
+  .superRefine((value, ctx) => {
+    const given = (['text', 'template', 'media'] as const).filter((k) => value[k] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: given.length === 0 ? ['text'] : [given[1]],
+        message: 'Send exactly one of text, template or media',
+      });
+    }
+    if (value.media?.filename && value.media.type !== 'document') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['media', 'filename'],
+        message: 'Only documents have a filename',
+      });
+    }
+  });
 
 export const HandoffInput = z.object({
   reason: z.string().trim().min(1).max(500),

@@ -1,55 +1,110 @@
-import type { Conversation } from '@/server/db/generated/client';
+import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
 import { decryptSecret } from '@/server/security/secret-box';
-import { type SendResult, sendWhatsAppText } from '@/server/whatsapp/graph-client';
+import { type OutboundContent, type SendResult, sendWhatsAppMessage } from '@/server/whatsapp/graph-client';
+import type { SendMessageInput } from './schemas';
 import { serializeMessage } from './serialize';
+
+/** Meta's answer when the customer service window is closed (a template is needed). */
+const WINDOW_CLOSED_CODE = '(#131047)';
+
+/**
+ * Waits before each new try of a send Meta refused with its rate limit (130429): the message stays
+ * `queued` meanwhile and the `send-scheduled-messages` job sends it again. After the last wait it
+ * fails.
+ */
+export const RATE_LIMIT_BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512].map((s) => s * 1000);
 
 /**
  * An outbound message: stored `queued` first (so it exists whatever happens next), then sent
  * through the conversation's WhatsApp channel. It ends `sent` with the provider's id, or `failed`
- * with the reason (provider error, timeout, or no configured sender); never silently dropped.
- * Emits conversation.message.sent or conversation.message.failed.
+ * with the reason (provider error, timeout, or no configured sender); never silently dropped; a send
+ * Meta refuses for its rate limit stays `queued` and is tried again later. On WhatsApp only a
+ * template may be sent while the customer service window is closed: anything else is refused (422)
+ * before anything is stored or sent. Emits conversation.message.sent or conversation.message.failed.
  */
-export async function sendMessage(ctx: OperationContext, input: { id: string; text: string }) {
+export async function sendMessage(ctx: OperationContext, input: { id: string } & SendMessageInput) {
   const { db, tenantId } = ctx;
-  const { conversation, message } = await db.$transaction(async (tx) => {
+  const content = outboundContent(input);
+  const message = await db.$transaction(async (tx) => {
     const conversation = await tx.conversation.findUnique({ where: { id: input.id } });
     if (!conversation) throw Errors.notFound('Conversation');
     const now = new Date();
+    if (
+      conversation.channel === 'whatsapp' &&
+      content.type !== 'template' &&
+      !windowOpen(conversation, now)
+    ) {
+      throw Errors.outsideWindow(
+        conversation.windowExpiresAt
+          ? `The customer service window closed at ${conversation.windowExpiresAt.toISOString()}: only a template can be sent until the customer writes again`
+          : 'The customer has not written on WhatsApp yet: only a template can be sent',
+      );
+    }
     const message = await tx.message.create({
       data: {
         id: newId('message'),
         tenantId,
         conversationId: conversation.id,
         direction: 'outbound',
-        text: input.text,
+        ...storedContent(content),
         status: 'queued',
         createdAt: now,
       },
     });
     await tx.conversation.update({ where: { id: conversation.id }, data: { lastMessageAt: now } });
-    return { conversation, message };
+    return message;
   });
+  return attemptSend(ctx, message);
+}
 
-  const result = await deliver(db, conversation, input.text);
+export function windowOpen(conversation: Pick<Conversation, 'windowExpiresAt'>, now = new Date()): boolean {
+  return conversation.windowExpiresAt !== null && conversation.windowExpiresAt > now;
+}
+
+/**
+ * Sends a `queued` message once and records what came of it. Called right after the message is
+ * stored, and again by the job for messages Meta's rate limit held back.
+ */
+export async function attemptSend(ctx: OperationContext, message: Message) {
+  const { db, tenantId } = ctx;
+  const conversation = await db.conversation.findUniqueOrThrow({ where: { id: message.conversationId } });
+  const result = await deliver(db, conversation, contentOf(message));
   if (!result.ok)
     logger().warn(
-      { tenant_id: tenantId, message_id: message.id, reason: result.reason },
-      'outbound message failed',
+      {
+        tenant_id: tenantId,
+        message_id: message.id,
+        reason: result.reason,
+        rate_limited: !!result.rateLimited,
+      },
+      'outbound message not sent',
     );
 
   return db.$transaction(async (tx) => {
+    const wait = !result.ok && result.rateLimited ? RATE_LIMIT_BACKOFF_MS[message.sendAttempts] : undefined;
+    if (wait !== undefined) {
+      const [row] = await tx.message.updateManyAndReturn({
+        where: { id: message.id, status: 'queued' },
+        data: { sendAttempts: message.sendAttempts + 1, nextSendAt: new Date(Date.now() + wait) },
+      });
+      return serializeMessage(row ?? (await tx.message.findUniqueOrThrow({ where: { id: message.id } })));
+    }
     const [row] = await tx.message.updateManyAndReturn({
       where: { id: message.id, status: 'queued' },
       data: result.ok
-        ? { status: 'sent', externalId: result.externalId }
-        : { status: 'failed', failureReason: result.reason },
+        ? { status: 'sent', externalId: result.externalId, nextSendAt: null }
+        : { status: 'failed', failureReason: failureReason(result), nextSendAt: null },
     });
     if (!row) return serializeMessage(await tx.message.findUniqueOrThrow({ where: { id: message.id } }));
+    // Meta says the window is closed: believe it, so the next reply offers a template.
+    if (!result.ok && result.reason.includes(WINDOW_CLOSED_CODE) && windowOpen(conversation)) {
+      await tx.conversation.update({ where: { id: conversation.id }, data: { windowExpiresAt: new Date() } });
+    }
     const object = serializeMessage(row);
     await recordEvent(tx, {
       tenantId,
@@ -60,10 +115,61 @@ export async function sendMessage(ctx: OperationContext, input: { id: string; te
   });
 }
 
+function failureReason(result: Extract<SendResult, { ok: false }>): string {
+  return result.rateLimited
+    ? `WhatsApp kept refusing the message for its rate limit over ${RATE_LIMIT_BACKOFF_MS.length + 1} tries: ${result.reason}`
+    : result.reason;
+}
+
+function outboundContent(input: SendMessageInput): OutboundContent {
+  if (input.template) return { type: 'template', template: input.template };
+  if (input.media) return { type: 'media', media: input.media };
+  return { type: 'text', text: input.text as string };
+}
+
+/** The columns an outbound message keeps: its kind, a readable text, and the template or file. */
+function storedContent(content: OutboundContent): {
+  type: string;
+  text: string;
+  template?: Prisma.InputJsonValue;
+  media?: Prisma.InputJsonValue;
+} {
+  switch (content.type) {
+    case 'text':
+      return { type: 'text', text: content.text };
+    case 'template':
+      return {
+        type: 'template',
+        text: `[template: ${content.template.name}]`,
+        template: content.template as Prisma.InputJsonValue,
+      };
+    case 'media':
+      return {
+        type: content.media.type,
+        text:
+          content.media.caption ??
+          `[${content.media.type}${content.media.filename ? `: ${content.media.filename}` : ''}]`,
+        media: content.media,
+      };
+  }
+}
+
+/** The stored message back as what to send (the inverse of `storedContent`). */
+function contentOf(message: Message): OutboundContent {
+  if (message.type === 'template' && message.template)
+    return {
+      type: 'template',
+      template: message.template as Extract<OutboundContent, { type: 'template' }>['template'],
+    };
+  if (message.media)
+    return { type: 'media', media: message.media as Extract<OutboundContent, { type: 'media' }>['media'] };
+  return { type: 'text', text: message.text };
+}
+
 async function deliver(
   db: OperationContext['db'],
   conversation: Conversation,
-  text: string,
+  content: OutboundContent,
 ): Promise<SendResult> {
   if (conversation.channel !== 'whatsapp') {
     return { ok: false, reason: `No sender is configured for ${conversation.channel} conversations` };
@@ -81,10 +187,10 @@ async function deliver(
   } catch {
     return { ok: false, reason: 'The channel access token cannot be decrypted (was SECRETS_KEY changed?)' };
   }
-  return sendWhatsAppText({
+  return sendWhatsAppMessage({
     phoneNumberId: channel.phoneNumberId,
     accessToken,
     to: conversation.contactPhone,
-    text,
+    content,
   });
 }

@@ -1,4 +1,10 @@
+import type { z } from 'zod';
 import type { Conversation, Message } from '@/server/db/generated/client';
+import type { MessageMedia, Template } from './schemas';
+
+// Stored as JSON in the shape of these schemas (written only by send-message and receive-message).
+type TemplateResource = z.output<typeof Template>;
+type MediaResource = z.output<typeof MessageMedia>;
 
 /** A conversation as the REST API and event payloads show it. */
 export function serializeConversation(c: Conversation) {
@@ -12,7 +18,10 @@ export function serializeConversation(c: Conversation) {
     assignee_id: c.assigneeId,
     handoff_reason: c.handoffReason,
     handoff_summary: c.handoffSummary,
+    handoff_requested_at: c.handoffAt?.toISOString() ?? null,
+    handoff_overdue_at: c.handoffOverdueAt?.toISOString() ?? null,
     last_message_at: c.lastMessageAt?.toISOString() ?? null,
+    window_expires_at: c.windowExpiresAt?.toISOString() ?? null,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };
@@ -24,7 +33,10 @@ export function serializeMessage(m: Message) {
     id: m.id,
     conversation_id: m.conversationId,
     direction: m.direction,
+    type: m.type,
     text: m.text,
+    template: (m.template ?? null) as TemplateResource | null,
+    media: (m.media ?? null) as MediaResource | null,
     status: m.status,
     external_id: m.externalId,
     failure_reason: m.failureReason,

@@ -1,3 +1,4 @@
+import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { newId } from '@/server/lib/ids';
 import { newEncryptedSecret } from '@/server/security/webhook-secrets';
@@ -13,7 +14,7 @@ export interface CreateEndpointInput {
 }
 
 /** Registers an endpoint; the returned `webhook_secret` is the only time the secret is shown. */
-export async function createEndpoint(ctx: OperationContext, input: CreateEndpointInput) {
+async function createEndpointUnaudited(ctx: OperationContext, input: CreateEndpointInput) {
   const { db, tenantId } = ctx;
   await checkEndpointUrl(input.url);
   const { secret, secretEnc } = newEncryptedSecret();
@@ -31,3 +32,9 @@ export async function createEndpoint(ctx: OperationContext, input: CreateEndpoin
   });
   return { ...serializeEndpoint(row), webhook_secret: secret };
 }
+
+/** createEndpoint, in one transaction with its audit entry (webhook.created). */
+export const createEndpoint = audited(createEndpointUnaudited, (_input, endpoint) => ({
+  action: 'webhook.created',
+  target: { type: 'webhook_endpoint', id: endpoint.id },
+}));

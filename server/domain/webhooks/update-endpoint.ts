@@ -1,3 +1,4 @@
+import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { checkEndpointUrl } from './check-endpoint-url';
 import { endpointStats } from './endpoint-stats';
@@ -19,7 +20,7 @@ export interface UpdateEndpointInput {
  * `disabled_at`) and the failure streak, so the endpoint starts afresh (CONTRACT §12). A person's
  * `is_active: false` sets no reason (an endpoint the service disabled keeps its own).
  */
-export async function updateEndpoint(ctx: OperationContext, input: UpdateEndpointInput) {
+async function updateEndpointUnaudited(ctx: OperationContext, input: UpdateEndpointInput) {
   const { db } = ctx;
   await findEndpointOr404(db, input.id);
   if (input.url !== undefined) await checkEndpointUrl(input.url);
@@ -47,3 +48,9 @@ export async function updateEndpoint(ctx: OperationContext, input: UpdateEndpoin
   const stats = await endpointStats(ctx, [row.id]);
   return serializeEndpoint(row, stats.get(row.id));
 }
+
+/** updateEndpoint, in one transaction with its audit entry (webhook.updated). */
+export const updateEndpoint = audited(updateEndpointUnaudited, (input) => ({
+  action: 'webhook.updated',
+  target: { type: 'webhook_endpoint', id: input.id },
+}));

@@ -1,0 +1,7 @@
+import { TeamView } from './team-view';
+
+export const metadata = { title: 'Team · Switchboard' };
+
+export default function TeamPage() {
+  return <TeamView />;
+}

@@ -1,0 +1,27 @@
+// The audit log (CONTRACT §14): read-only; nothing in the API changes or deletes an entry.
+import { listOf } from '@/server/api/schemas/common';
+import { listAuditLog } from '@/server/domain/audit/list-audit-log';
+import { AuditLogEntry, AuditLogQuery } from '@/server/domain/audit/schemas';
+import { json, tenantRoute } from '@/server/http/route';
+
+export const auditLogRoutes = [
+  tenantRoute({
+    method: 'GET',
+    path: '/audit-log',
+    operationId: 'listAuditLog',
+    tag: 'Audit log',
+    role: 'admin',
+    summary: 'Who changed what: keys, webhook endpoints, channels, members, invitations, secrets',
+    description:
+      'Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, ' +
+      'channels, members, invitations and secrets is recorded in the same transaction as the change: a ' +
+      'change that fails leaves no entry, and an entry never exists without its change. Entries hold ids ' +
+      'only (actor, target), never a secret, and cannot be changed or deleted through any interface (the ' +
+      'database refuses it too). They are kept indefinitely: event retention does not touch them. Changes ' +
+      'the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not ' +
+      'recorded. Newest first.',
+    query: AuditLogQuery,
+    responses: { 200: { description: 'One page', schema: listOf(AuditLogEntry, 'AuditLogPage') } },
+    handler: async ({ ctx, query }) => json(200, await listAuditLog(ctx, query)),
+  }),
+];

@@ -1,0 +1,103 @@
+// The audit log's one writer (CONTRACT §14). An operation calls `recordAudit(tx, ctx, …)` inside the
+// transaction of its change, so the change and its entry commit or fail together; or it is wrapped
+// whole by `audited(op, describe)`, which runs it in one transaction and records the entry after it.
+// Entries name an action, who acted (the person or API key of the context) and what was acted on, by
+// id only: nothing else of the request goes in, so no entry can hold a secret. Changes made by the
+// system (operator CLI, demo seed, background jobs) are not the tenant's people or keys and are not
+// recorded (see the OpenAPI description of GET /audit-log).
+import type { TenantDb, TenantTx } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
+import { newId } from '@/server/lib/ids';
+
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.rotated',
+  'api_key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'channel.created',
+  'channel.deleted',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.password_reset',
+  'member.password_changed',
+  'invitation.revoked',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = ['api_key', 'webhook_endpoint', 'channel', 'user', 'invitation'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+export interface AuditEntry {
+  action: AuditAction;
+  target: { type: AuditTargetType; id: string };
+}
+
+/** Anything that can insert an audit row: a transaction of the tenant-scoped client. */
+interface AuditWriter {
+  auditLog: Pick<TenantTx['auditLog'], 'create'>;
+}
+
+export async function recordAudit(tx: AuditWriter, ctx: OperationContext, entry: AuditEntry): Promise<void> {
+  if (ctx.actor.type === 'system') return;
+  await tx.auditLog.create({
+    data: {
+      id: newId('auditEntry'),
+      tenantId: ctx.tenantId,
+      action: entry.action,
+      actorType: ctx.actor.type,
+      actorId: ctx.actor.id,
+      targetType: entry.target.type,
+      targetId: entry.target.id,
+      ip: ctx.clientAddress ?? null,
+    },
+  });
+}
+
+/**
+ * A transaction client standing in for the tenant client: an operation written against `ctx.db`
+ * runs unchanged inside the caller's transaction, and its own `$transaction(fn)` joins it.
+ */
+function joined(tx: TenantTx): TenantDb {
+  return new Proxy(tx, {
+    get(target, property, receiver) {
+      if (property === '$transaction') {
+        return async (work: unknown) => {
+          if (typeof work === 'function') return (work as (t: TenantTx) => unknown)(tx);
+          const results: unknown[] = [];
+          for (const query of work as Promise<unknown>[]) results.push(await query);
+          return results;
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  }) as unknown as TenantDb;
+}
+
+/**
+ * Runs `work` in one transaction of the tenant, handing it a context whose `db` is that transaction
+ * (for operations written against `ctx.db`) and the transaction itself.
+ */
+export function inTransaction<R>(
+  ctx: OperationContext,
+  work: (txCtx: OperationContext, tx: TenantTx) => Promise<R>,
+) {
+  return ctx.db.$transaction((tx) => work({ ...ctx, db: joined(tx) }, tx), { timeout: 15_000 });
+}
+
+/** The operation, run in one transaction with its audit entry (made from its input and result by `entryOf`). */
+export function audited<I, R>(
+  operation: (ctx: OperationContext, input: I) => Promise<R>,
+  entryOf: (input: I, result: R) => AuditEntry,
+) {
+  return (ctx: OperationContext, input: I): Promise<R> =>
+    inTransaction(ctx, async (txCtx) => {
+      const result = await operation(txCtx, input);
+      await recordAudit(txCtx.db, ctx, entryOf(input, result));
+      return result;
+    });
+}

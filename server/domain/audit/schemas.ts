@@ -1,0 +1,35 @@
+// The audit log (CONTRACT §14): its list query and entries.
+import { z } from 'zod';
+import { ListQuery, Timestamp } from '@/server/lib/schemas';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './record-audit';
+
+export const AuditLogQuery = ListQuery.extend({
+  action: z.enum(AUDIT_ACTIONS).optional().meta({ description: 'Only entries of this action' }),
+  actor_id: z
+    .string()
+    .regex(/^(usr|key)_[0-9A-Z]{26}$/, 'A user id (usr_…) or API key id (key_…)')
+    .optional()
+    .meta({ description: 'Only entries of this person (usr_…) or API key (key_…)' }),
+  created_after: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only entries recorded at or after this time' }),
+  created_before: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only entries recorded before this time' }),
+});
+export type AuditLogQuery = z.output<typeof AuditLogQuery>;
+
+export const AuditLogEntry = z.object({
+  id: z.string().meta({ example: 'aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  action: z.enum(AUDIT_ACTIONS),
+  actor: z.object({
+    type: z.enum(['user', 'api_key']),
+    id: z.string().meta({ description: 'usr_… or key_…' }),
+  }),
+  target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string() }),
+  ip: z.string().nullable().meta({ description: 'The client address of the request (CONTRACT §10)' }),
+  created_at: Timestamp,
+});
+export type AuditLogEntry = z.output<typeof AuditLogEntry>;

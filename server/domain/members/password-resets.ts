@@ -1,0 +1,86 @@
+// Password reset links (CONTRACT §14): an admin issues a one-time link (1 h) for a member; using it
+// sets a new password and ends every session of that person (refresh tokens and dashboard sessions).
+import { db } from '@/server/db/client';
+import { inTransaction, recordAudit } from '@/server/domain/audit/record-audit';
+import { type OperationContext, operationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { hashPassword } from '@/server/security/hashing';
+import { linkNoLongerValid } from './invitations';
+import { dashboardLink, hashLinkToken, newLinkToken } from './links';
+
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * A reset link for a member of this tenant. A person who also belongs to another tenant is refused
+ * (403): their password guards that tenant too, and this tenant's admins do not speak for it.
+ */
+export function issuePasswordReset(ctx: OperationContext, input: { user_id: string }) {
+  return inTransaction(ctx, async (_txCtx, tx) => {
+    const membership = await tx.membership.findFirst({ where: { userId: input.user_id } });
+    if (!membership) throw Errors.notFound('Member');
+    // Across tenants on purpose: whether the password guards other tenants as well.
+    const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+      select count(*)::int as n from memberships where user_id = ${input.user_id} and tenant_id <> ${ctx.tenantId}::uuid`;
+    if (n > 0)
+      throw Errors.forbidden(
+        'This person also belongs to another tenant; they can change their password themselves, or ask the operator',
+      );
+    const { token, tokenHash } = newLinkToken();
+    const row = await tx.passwordReset.create({
+      data: {
+        id: newId('passwordReset'),
+        tenantId: ctx.tenantId,
+        userId: input.user_id,
+        tokenHash,
+        expiresAt: new Date(Date.now() + PASSWORD_RESET_TTL_MS),
+      },
+    });
+    await recordAudit(tx, ctx, {
+      action: 'member.password_reset',
+      target: { type: 'user', id: input.user_id },
+    });
+    return { url: dashboardLink('/reset-password', token), expires_at: row.expiresAt.toISOString() };
+  });
+}
+
+async function findUsable(token: string) {
+  const row = await db().passwordReset.findUnique({
+    where: { tokenHash: hashLinkToken(token) },
+    include: { user: true },
+  });
+  return row && !row.usedAt && row.expiresAt > new Date() ? row : null;
+}
+
+/** What the /reset-password page shows for a token. */
+export async function lookupPasswordReset(token: string) {
+  const row = await findUsable(token);
+  return row ? { valid: true as const, email: row.user.email } : { valid: false as const };
+}
+
+/** Sets the new password, spends the link and ends every session of the person, in one transaction. */
+export async function completePasswordReset(input: { token: string; password: string; ip: string }) {
+  const row = await findUsable(input.token);
+  if (!row) throw linkNoLongerValid('password reset');
+  const passwordHash = await hashPassword(input.password);
+  const ctx = operationContext(row.tenantId, { type: 'user', id: row.userId }, input.ip);
+  await inTransaction(ctx, async (_txCtx, tx) => {
+    const spent = await tx.passwordReset.updateMany({
+      where: { id: row.id, usedAt: null, expiresAt: { gt: new Date() } },
+      data: { usedAt: new Date() },
+    });
+    if (spent.count === 0) throw linkNoLongerValid('password reset');
+    await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
+    // Every tenant's refresh tokens of this person, not only this tenant's: the password is theirs.
+    await tx.$executeRaw`update refresh_tokens set revoked_at = now() where user_id = ${row.userId} and revoked_at is null`;
+    await tx.webSession.updateMany({
+      where: { userId: row.userId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    await recordAudit(tx, ctx, {
+      action: 'member.password_changed',
+      target: { type: 'user', id: row.userId },
+    });
+  });
+  return { email: row.user.email };
+}
