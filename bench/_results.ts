@@ -1,6 +1,8 @@
 // What a bench reports to bench/run.ts, which writes bench/results.json. Every ratio is measured
 // against a baseline in the same run (alternating rounds, median of the per-round ratios), except
-// `events_per_s`, an absolute rate, and `stats_p95_ms_*`, absolute latencies (bench/stats.ts).
+// `events_per_s`, an absolute rate, `stats_p95_ms_*`, absolute latencies (bench/stats.ts), and
+// `recover_10k_s`, the seconds POST /webhooks/{id}/recover takes to requeue 10,000 failed deliveries
+// (bench/recover.ts).
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -13,6 +15,7 @@ export const RATIO_KEYS = [
   'scale_drain',
   'stats_p95_ms_24h',
   'stats_p95_ms_30d',
+  'recover_10k_s',
 ] as const;
 
 export type RatioKey = (typeof RATIO_KEYS)[number];

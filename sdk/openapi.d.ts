@@ -556,7 +556,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint (the signing secret is shown once)
-         * @description The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*) or catalog types. Requires role admin.
+         * @description The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*, webhook.*) or catalog types. rate_limit_per_second (null: unlimited, or 1..1000) caps the attempts the endpoint receives in any second; the excess waits for a free slot and never fails for it. The service disables an endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts (default 50) whose first is at least WEBHOOK_DISABLE_AFTER old (default 24h): is_active false, disabled_reason failing, its pending deliveries failed, and a webhook.endpoint.disabled event for the other endpoints. Requires role admin.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -587,8 +587,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change url, events, description or is_active
-         * @description Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed). Requires role admin.
+         * Change url, events, description, is_active or rate_limit_per_second
+         * @description Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed). is_active: true re-enables it, also after the service disabled it: disabled_reason and disabled_at become null and the failure streak starts from zero; deliveries that failed meanwhile stay failed (POST /webhooks/{id}/recover requeues them). A change of rate_limit_per_second applies to the next attempt. Requires role admin.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -687,6 +687,26 @@ export interface paths {
         get: operations["getWebhookStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requeue the failed deliveries of a time range
+         * @description Every failed delivery of this endpoint created in [since, until) (until defaults to the time of the request) goes back to pending once: the same delivery, with the same id, event and webhook-id, gets a new round of attempts with the full retry schedule (its X-Service-Delivery-Attempt counts from 1 again; attempt_number in the delivery log continues after the earlier attempts). Deliveries are requeued in batches of 1,000, each its own short transaction, and the answer comes once all are queued; they are then sent like new ones. dry_run: true answers 200 with the count and changes nothing; otherwise 202 with the number requeued. A disabled endpoint answers 409 endpoint_disabled (re-enable it first). Requires role admin.
+         */
+        post: operations["recoverWebhookDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1360,6 +1380,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The service disabled an endpoint after consecutive failed attempts (never sent to that endpoint)
+         * @description Sent to every active endpoint subscribed to webhook.endpoint.disabled (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["webhookEndpointDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.delivery.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A delivery failed its last scheduled attempt (never sent to the endpoint it is about)
+         * @description Sent to every active endpoint subscribed to webhook.delivery.exhausted (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["webhookDeliveryExhaustedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1942,6 +2002,91 @@ export interface components {
                 object: components["schemas"]["Payment"];
             };
         };
+        /** @description The webhook.endpoint.disabled envelope */
+        WebhookEndpointDisabledEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.endpoint.disabled";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["WebhookEndpoint"];
+            };
+        };
+        WebhookEndpoint: {
+            /** @example whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            is_active: boolean;
+            /**
+             * @description failing: the service disabled the endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts, the first at least WEBHOOK_DISABLE_AFTER old. null: active, or disabled by a person.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (with disabled_reason)
+             */
+            disabled_at: string | null;
+            /** @description Attempts per second; null: unlimited */
+            rate_limit_per_second: number | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            updated_at: string;
+            /** @description Delivery attempts in the last 24 h */
+            recent_attempts: number;
+            /** @description Share of those attempts that succeeded (null without attempts) */
+            recent_success_rate: number | null;
+        };
+        /** @description The webhook.delivery.exhausted envelope */
+        WebhookDeliveryExhaustedEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.delivery.exhausted";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: {
+                    /** @example dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+                    delivery_id: string;
+                    /** @example whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+                    endpoint_id: string;
+                    /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+                    event_id: string;
+                    /** @example booking.confirmed */
+                    event_type: string;
+                    /** @description Attempts the delivery has had in all */
+                    attempts: number;
+                    /** @description HTTP status of the last attempt (null: no answer, e.g. timeout or refused) */
+                    last_status: number | null;
+                };
+            };
+        };
         /** @description The webhook.test envelope */
         WebhookTestEvent: {
             /** @description evt_… id; also the webhook-id header (deduplicate by it) */
@@ -2270,6 +2415,18 @@ export interface components {
             description: string | null;
             is_active: boolean;
             /**
+             * @description failing: the service disabled the endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts, the first at least WEBHOOK_DISABLE_AFTER old. null: active, or disabled by a person.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (with disabled_reason)
+             */
+            disabled_at: string | null;
+            /** @description Attempts per second; null: unlimited */
+            rate_limit_per_second: number | null;
+            /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
              */
@@ -2296,33 +2453,16 @@ export interface components {
             description?: string | null;
             /** @default true */
             is_active: boolean;
+            /**
+             * @description At most this many attempts per second reach the endpoint (null: unlimited). Attempts over the limit wait for a free slot; they never fail because of it.
+             * @example 10
+             */
+            rate_limit_per_second?: number | null;
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         WebhookEndpointList: {
             data: components["schemas"]["WebhookEndpoint"][];
             next_cursor: string | null;
-        };
-        WebhookEndpoint: {
-            /** @example whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
-            id: string;
-            url: string;
-            events: string[];
-            description: string | null;
-            is_active: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC timestamp
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC timestamp
-             */
-            updated_at: string;
-            /** @description Delivery attempts in the last 24 h */
-            recent_attempts: number;
-            /** @description Share of those attempts that succeeded (null without attempts) */
-            recent_success_rate: number | null;
         };
         UpdateWebhookEndpoint: {
             /**
@@ -2332,7 +2472,13 @@ export interface components {
             url?: string;
             events?: string[];
             description?: string | null;
+            /** @description true re-enables an endpoint (also one the service disabled): it clears disabled_reason and the failure streak. Deliveries that failed meanwhile stay failed: POST /webhooks/{id}/recover requeues them. */
             is_active?: boolean;
+            /**
+             * @description At most this many attempts per second reach the endpoint (null: unlimited). Attempts over the limit wait for a free slot; they never fail because of it.
+             * @example 10
+             */
+            rate_limit_per_second?: number | null;
         };
         /** @description The new secret; the old one keeps signing too until previous_secret_expires_at */
         WebhookSecret: {
@@ -2353,7 +2499,7 @@ export interface components {
             /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2444,6 +2590,28 @@ export interface components {
             data: components["schemas"]["Delivery"][];
             next_cursor: string | null;
         };
+        RecoverResult: {
+            /** @description Failed deliveries in the range: requeued (202), or that would be (dry run, 200) */
+            count: number;
+        };
+        /** @description The body of POST /webhooks/{id}/recover */
+        RecoverDeliveries: {
+            /**
+             * Format: date-time
+             * @description Failed deliveries created at or after this time are requeued
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description …and before this time (default: the time of the request)
+             */
+            until?: string;
+            /**
+             * @description true: only count them (200); nothing changes
+             * @default false
+             */
+            dry_run: boolean;
+        };
         DeliveryDetail: {
             /** @example dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
@@ -2512,7 +2680,7 @@ export interface components {
         };
         EventType: {
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             description: string;
             /** @description JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; self-contained, so a receiver can validate a delivery body with any JSON Schema validator */
             schema: {
@@ -6475,6 +6643,127 @@ export interface operations {
             };
         };
     };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverDeliveries"];
+            };
+        };
+        responses: {
+            /** @description Dry run: how many would be requeued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoverResult"];
+                };
+            };
+            /** @description Requeued; they are being delivered */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoverResult"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listDeliveries: {
         parameters: {
             query?: {
@@ -6779,7 +7068,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.test";
+                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
                 /** @description Only events recorded after this one, oldest first (for polling: pass the last id you got). Not with cursor; next_cursor is then always null. */
                 after?: string;
             };
@@ -8985,6 +9274,136 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEndpointDisabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "webhook.endpoint.disabled",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "url": "https://example.com/webhooks",
+                 *           "events": [
+                 *             "booking.*"
+                 *           ],
+                 *           "description": "Booking sync",
+                 *           "is_active": false,
+                 *           "disabled_reason": "failing",
+                 *           "disabled_at": "2026-01-15T09:30:00.000Z",
+                 *           "rate_limit_per_second": null,
+                 *           "created_at": "2026-01-01T08:00:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z",
+                 *           "recent_attempts": 412,
+                 *           "recent_success_rate": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDeliveryExhaustedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "webhook.delivery.exhausted",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "delivery_id": "dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "endpoint_id": "whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "event_id": "evt_01JD3XJ4R0Q8X5V7YJ3L1M6N9P",
+                 *           "event_type": "booking.confirmed",
+                 *           "attempts": 6,
+                 *           "last_status": 503
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookDeliveryExhaustedEvent"];
             };
         };
         responses: {

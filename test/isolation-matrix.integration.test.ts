@@ -146,6 +146,7 @@ const REST: Record<string, RestCase> = {
   verifyWebhookReceiver: { id: 'endpoint' },
   listWebhookDeliveries: { id: 'endpoint' },
   getWebhookStats: { id: 'endpoint' },
+  recoverWebhookDeliveries: { id: 'endpoint', body: () => ({ since: '2020-01-01T00:00:00Z' }) },
 
   listDeliveries: {
     foreignInput: { query: (f) => `?endpoint_id=${f.endpoint}&object_id=${f.booking}`, expect: 'empty' },
@@ -221,6 +222,11 @@ const TRPC: Record<string, TrpcCase> = {
   'webhooks.deliveries': { admin: true, input: (ids) => ({ endpointId: ids.endpoint }), byId: 'endpoint' },
   'webhooks.delivery': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
   'webhooks.resend': { admin: true, input: (ids) => ({ id: ids.delivery }), byId: 'delivery' },
+  'webhooks.recover': {
+    admin: true,
+    input: (ids) => ({ id: ids.endpoint, since: '2020-01-01T00:00:00Z' }),
+    byId: 'endpoint',
+  },
   'team.members': { admin: true, input: () => undefined },
   'team.changeRole': { admin: true, input: (ids) => ({ userId: ids.member, role: 'agent' }), byId: 'member' },
   'team.remove': { admin: true, input: (ids) => ({ userId: ids.member }), byId: 'member' },

@@ -21,9 +21,11 @@ import { createTenantWithAdmin } from '@/server/domain/tenants';
 import { createEndpoint } from '@/server/domain/webhooks/create-endpoint';
 import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
 import { listDeliveries } from '@/server/domain/webhooks/list-deliveries';
+import { recoverDeliveries } from '@/server/domain/webhooks/recover-deliveries';
 import { listEvents } from '@/server/events/list-events';
 import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
+import { deleteExpiredEvents } from '@/server/events/retention';
 import { withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
 
@@ -269,6 +271,19 @@ const HOT: [string, () => Promise<Statement[]>][] = [
         generic: true,
       },
     ],
+  ],
+  [
+    "a recovery's count and batches of an endpoint's failed deliveries (POST /webhooks/{id}/recover)",
+    async () =>
+      captured(async () => {
+        const since = new Date(Date.now() - 86_400_000).toISOString();
+        await recoverDeliveries(ctx, { id: endpointId, since, dry_run: true });
+        await recoverDeliveries(ctx, { id: endpointId, since });
+      }),
+  ],
+  [
+    'the retention pass over expired events (periodic job)',
+    async () => captured(() => deleteExpiredEvents({ days: 30 })),
   ],
   [
     'API key by prefix (every API-key request)',

@@ -177,7 +177,9 @@ describe('events API', () => {
     const types = res.body.data.map((e: { type: string }) => e.type);
     expect(types).toContain('booking.confirmed');
     expect(types).toContain('webhook.test');
-    expect(types).toHaveLength(21);
+    expect(types).toContain('webhook.endpoint.disabled');
+    expect(types).toContain('webhook.delivery.exhausted');
+    expect(types).toHaveLength(23);
   });
 
   it('lists and reads recorded events as envelopes', async () => {

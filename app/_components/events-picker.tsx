@@ -9,6 +9,7 @@ const FAMILY_LABELS: Record<string, string> = {
   'conversation.*': 'All conversation events',
   'booking.*': 'All booking events',
   'payment.*': 'All payment events',
+  'webhook.*': 'All webhook notices (endpoint disabled, delivery exhausted)',
 };
 
 // As many columns of at least 17rem as fit: the longest type name stays on one line.

@@ -44,6 +44,8 @@ import {
   DeliveryDetail,
   ReceiverCheck,
   ReceiverCheckResult,
+  RecoverDeliveriesInput,
+  RecoverResult,
   TestEventResult,
   UpdateWebhookInput,
   WebhookEndpoint,
@@ -101,6 +103,8 @@ component(
 component(DeliveryAttempt, 'DeliveryAttempt');
 component(ReceiverCheck, 'ReceiverCheck', 'The result of POST /webhooks/{id}/verify-receiver');
 component(ReceiverCheckResult, 'ReceiverCheckResult');
+component(RecoverDeliveriesInput, 'RecoverDeliveries', 'The body of POST /webhooks/{id}/recover');
+component(RecoverResult, 'RecoverResult');
 component(Delivery, 'Delivery');
 component(DeliveryDetail, 'DeliveryDetail');
 component(

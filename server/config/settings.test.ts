@@ -73,4 +73,34 @@ describe('settings', () => {
     ]);
     expect(problems({ ...secrets, PORT: 'eighty' })[0]).toMatch(/^PORT/);
   });
+
+  it('parses the webhook operations settings (CONTRACT §12) with their defaults', () => {
+    const d = parseSettings(secrets);
+    expect(d.WEBHOOK_DISABLE_AFTER_FAILURES).toBe(50);
+    expect(d.WEBHOOK_DISABLE_AFTER).toBe(24 * 3_600_000);
+    expect(d.EVENT_RETENTION_DAYS).toBe(30);
+    expect(d.SMTP_URL).toBeUndefined();
+    const s = parseSettings({
+      ...secrets,
+      WEBHOOK_DISABLE_AFTER_FAILURES: '0',
+      WEBHOOK_DISABLE_AFTER: '0s',
+      EVENT_RETENTION_DAYS: '0',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    });
+    expect(s).toMatchObject({
+      WEBHOOK_DISABLE_AFTER_FAILURES: 0,
+      WEBHOOK_DISABLE_AFTER: 0,
+      EVENT_RETENTION_DAYS: 0,
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    });
+    expect(parseSettings({ ...secrets, WEBHOOK_DISABLE_AFTER: '90m' }).WEBHOOK_DISABLE_AFTER).toBe(5_400_000);
+    expect(problems({ ...secrets, WEBHOOK_DISABLE_AFTER: 'a day' })).toEqual([
+      expect.stringContaining('WEBHOOK_DISABLE_AFTER: "a day" is not a duration'),
+    ]);
+    expect(problems({ ...secrets, WEBHOOK_DISABLE_AFTER_FAILURES: '-1' })[0]).toMatch(
+      /^WEBHOOK_DISABLE_AFTER_FAILURES/,
+    );
+    expect(problems({ ...secrets, EVENT_RETENTION_DAYS: 'forever' })[0]).toMatch(/^EVENT_RETENTION_DAYS/);
+    expect(problems({ ...secrets, SMTP_URL: 'http://mail.example' })[0]).toMatch(/^SMTP_URL/);
+  });
 });

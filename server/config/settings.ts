@@ -57,6 +57,25 @@ const settingsSchema = z.object({
         return z.NEVER;
       }
     }),
+  /** Consecutive failed attempts that disable an endpoint (CONTRACT §12); 0 never disables. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).default(50),
+  /** ...and how old the first of them must be (a duration: 24h, 30m, 0s). */
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .default('24h')
+    .transform((value, ctx) => {
+      try {
+        return parseDuration(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `WEBHOOK_DISABLE_AFTER: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  /** Mail transport for operational notices (an endpoint disabled), e.g. smtp://user:pass@host:587; unset: none. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL' }).optional(),
+  SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.invalid>'),
+  /** Events (with their deliveries and attempts) older than this many days are deleted; 0 keeps everything. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   DELIVERY_ENGINE: z.enum(['worker', 'inngest']).optional(),
   INNGEST_EVENT_KEY: z.string().optional(),

@@ -4,15 +4,18 @@
 // runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { disableIfFailing, recordDeliveryExhausted } from '@/server/domain/webhooks/failing-endpoint';
+import { isWebhookNotice } from '@/server/events/catalog';
 import { newId } from '@/server/lib/ids';
 import { withAttemptSpan } from '@/server/lib/tracing';
 import { logger } from '@/server/log';
 import { observeAttempt } from '@/server/metrics/registry';
 import { signingSecrets } from '@/server/security/webhook-secrets';
-import { LOAD_DELIVERY_SQL } from './delivery-sql';
+import { LOAD_DELIVERY_SQL, RECORD_ATTEMPTS_SQL } from './delivery-sql';
 import { envelopeBody } from './envelope';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
+import { THROTTLE_SEND_WITHIN_MS, takeThrottleSlot } from './throttle';
 
 export interface AttemptJob {
   tenantId: string;
@@ -24,6 +27,8 @@ export type AttemptOutcome =
   | { kind: 'succeeded'; attempt: number }
   | { kind: 'retry'; attempt: number; nextAttempt: number; waitMs: number }
   | { kind: 'failed'; attempt: number }
+  /** Nothing was sent: the endpoint's throttle has no free slot before `until`; run the same attempt then. */
+  | { kind: 'throttled'; attempt: number; until: Date }
   /** Nothing was sent: the delivery is gone, already final, already past this attempt, or its endpoint is inactive. */
   | { kind: 'skipped'; reason: 'gone' | 'final' | 'duplicate' | 'endpoint_inactive'; attemptCount: number };
 
@@ -41,6 +46,8 @@ export interface LoadedDelivery {
   id: string;
   status: string;
   attemptCount: number;
+  /** attempt_count when the delivery was last recovered: this round's attempts are numbered after it. */
+  attemptBase: number;
   eventId: string;
   eventType: string;
   payload: unknown;
@@ -49,6 +56,7 @@ export interface LoadedDelivery {
   traceparent?: string | null;
   url: string;
   isActive: boolean;
+  rateLimitPerSecond: number | null;
   secretEnc: string;
   previousSecretEnc: string | null;
   previousSecretExpiresAt: Date | null;
@@ -60,6 +68,8 @@ export interface AttemptRecord {
   job: AttemptJob;
   /** The delivery's endpoint, kept on the attempt row for the stats. */
   endpointId: string;
+  /** Whether the delivery carries one of the service's own `webhook.*` notices (never counts toward a failure streak). */
+  notice: boolean;
   startedAt: Date;
   result: SendOutcome;
   status: 'succeeded' | 'failed' | 'pending';
@@ -78,12 +88,12 @@ export interface AttemptStore {
   record(record: AttemptRecord): Promise<boolean>;
 }
 
-/** Attempts allowed in total: the first plus one per configured wait. */
+/** Attempts allowed in one round (a delivery's first, or each recovery): the first plus one per configured wait. */
 export function maxAttempts(): number {
   return 1 + settings().WEBHOOK_RETRY_WAITS.length;
 }
 
-/** The wait after failed attempt `attempt` (1-based). */
+/** The wait after failed attempt `attempt` of a round (1-based). */
 export function waitAfter(attempt: number): number | undefined {
   return settings().WEBHOOK_RETRY_WAITS[attempt - 1];
 }
@@ -101,30 +111,48 @@ function prismaStore(tenantId: string): AttemptStore {
       );
       return delivery;
     },
-    async record({ id, job, endpointId, startedAt, result, status, nextAttemptAt }) {
-      // One statement, so one round trip and atomic without a transaction: the attempt row (unique
-      // per delivery and number: a duplicate run inserts nothing and so moves nothing) and the
-      // delivery's new state, only if the attempt row was new.
-      const [{ moved }] = await db.$queryRaw<{ moved: number }[]>`
-        with attempt as (
-          insert into delivery_attempts (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded,
-            response_status, latency_ms, response_excerpt, error)
-          values (${id}, ${job.tenantId}::uuid, ${job.deliveryId}, ${endpointId}, ${job.attempt}, ${startedAt.toISOString()}::timestamptz,
-            ${result.ok}, ${result.status}::int, ${result.latencyMs}, ${result.excerpt}, ${result.error})
-          on conflict (delivery_id, attempt_number) do nothing
-          returning delivery_id
-        ), moved as (
-          update deliveries d set status = ${status}::"DeliveryStatus", attempt_count = ${job.attempt},
-            last_attempt_at = ${startedAt.toISOString()}::timestamptz, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
-            last_response_status = ${result.status}::int, locked_until = null, updated_at = now()
-          from attempt
-          where d.id = attempt.delivery_id and d.tenant_id = ${job.tenantId}::uuid and d.status = 'pending'
-          returning d.id
-        )
-        select count(*)::int as moved from moved`;
-      return moved > 0;
+    async record(record) {
+      // One statement, so one round trip and atomic without a transaction: the attempt row, the
+      // delivery's new state (only if the attempt row was new) and the endpoint's failure streak.
+      const [{ moved }] = await db.$queryRawUnsafe<{ moved: string[] }[]>(
+        RECORD_ATTEMPTS_SQL,
+        JSON.stringify([attemptRecordRow(record)]),
+      );
+      return moved.length > 0;
     },
   };
+}
+
+/** One record as a row of RECORD_ATTEMPTS_SQL's input. */
+export function attemptRecordRow(r: AttemptRecord) {
+  return {
+    id: r.id,
+    tenant_id: r.job.tenantId,
+    delivery_id: r.job.deliveryId,
+    endpoint_id: r.endpointId,
+    attempt_number: r.job.attempt,
+    started_at: r.startedAt.toISOString(),
+    succeeded: r.result.ok,
+    response_status: r.result.status,
+    latency_ms: r.result.latencyMs,
+    response_excerpt: r.result.excerpt,
+    error: r.result.error,
+    status: r.status,
+    next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
+    notice: r.notice,
+  };
+}
+
+/**
+ * The throttle turned the attempt away: nothing is sent or recorded, and the delivery is due again
+ * at `until` (the worker's schedule; its claim ends here; the Inngest function sleeps until then).
+ */
+async function waitForSlot(job: AttemptJob, deliveryId: string, until: Date): Promise<AttemptOutcome> {
+  await forTenant(job.tenantId).delivery.updateMany({
+    where: { id: deliveryId, status: 'pending', attemptCount: { lt: job.attempt } },
+    data: { nextAttemptAt: until, lockedUntil: null },
+  });
+  return { kind: 'throttled', attempt: job.attempt, until };
 }
 
 export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Promise<AttemptOutcome> {
@@ -145,16 +173,33 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     return { kind: 'skipped', reason: 'endpoint_inactive', attemptCount: delivery.attemptCount };
   }
 
+  // When the throttle's slot was asked for (performance.now()), if the endpoint has a rate limit.
+  let slotAskedAt: number | null = null;
+  if (delivery.rateLimitPerSecond !== null) {
+    slotAskedAt = performance.now();
+    const until = await takeThrottleSlot(job.tenantId, delivery.endpointId, delivery.rateLimitPerSecond);
+    if (until) return waitForSlot(job, delivery.id, until);
+  }
+
   const config = settings();
+  // The number within the current round: 1..maxAttempts() (a recovered delivery starts a new round).
+  const round = job.attempt - delivery.attemptBase;
+  const notice = isWebhookNotice(delivery.eventType);
   const startedAt = new Date();
   const request = signAttempt({
     eventId: delivery.eventId,
     eventType: delivery.eventType,
     body: envelopeBody(delivery.payload),
     secrets: signingSecrets(delivery, startedAt),
-    attempt: job.attempt,
+    attempt: round,
     now: startedAt,
   });
+  // A slot is only good if the request leaves right after it was taken: one held up here (a stalled
+  // process) could land in the same second as later ones. It is left unused (the window stays as if it
+  // had been sent) and the attempt asks again.
+  if (slotAskedAt !== null && performance.now() - slotAskedAt > THROTTLE_SEND_WITHIN_MS) {
+    return waitForSlot(job, delivery.id, new Date());
+  }
   // A span in the trace of the request that caused the delivery (when tracing is on).
   const result = await withAttemptSpan(
     delivery.traceparent,
@@ -174,13 +219,14 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     },
   );
 
-  const wait = result.ok || job.attempt >= maxAttempts() ? undefined : waitAfter(job.attempt);
+  const wait = result.ok || round >= maxAttempts() ? undefined : waitAfter(round);
   const status = result.ok ? 'succeeded' : wait === undefined ? 'failed' : 'pending';
   const nextAttemptAt = wait === undefined ? null : new Date(Date.now() + wait);
   const moved = await store.record({
     id: newId('deliveryAttempt'),
     job,
     endpointId: delivery.endpointId,
+    notice,
     startedAt,
     result,
     status,
@@ -201,6 +247,29 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     'webhook attempt',
   );
   if (result.ok) return { kind: 'succeeded', attempt: job.attempt };
+  // CONTRACT §12. The service's own notices never cause another notice, nor count toward disabling.
+  // The attempt is recorded already: a failure here loses at most this notice (a disable the streak
+  // calls for is tried again at the next failed attempt), so it is logged, not thrown.
+  if (!notice) {
+    try {
+      if (wait === undefined) {
+        await recordDeliveryExhausted(job.tenantId, {
+          delivery_id: delivery.id,
+          endpoint_id: delivery.endpointId,
+          event_id: delivery.eventId,
+          event_type: delivery.eventType,
+          attempts: job.attempt,
+          last_status: result.status,
+        });
+      }
+      await disableIfFailing(job.tenantId, delivery.endpointId);
+    } catch (error) {
+      logger().error(
+        { err: error, delivery_id: delivery.id, endpoint_id: delivery.endpointId },
+        'could not record a webhook notice after a failed attempt',
+      );
+    }
+  }
   if (wait === undefined) return { kind: 'failed', attempt: job.attempt };
   return { kind: 'retry', attempt: job.attempt, nextAttempt: job.attempt + 1, waitMs: wait };
 }

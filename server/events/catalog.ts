@@ -45,6 +45,15 @@ export const EVENT_TYPES = [
   { type: 'payment.succeeded', description: 'A payment succeeded' },
   { type: 'payment.failed', description: 'A payment failed' },
   { type: 'payment.refunded', description: 'A payment was refunded' },
+  {
+    type: 'webhook.endpoint.disabled',
+    description:
+      'The service disabled an endpoint after consecutive failed attempts (never sent to that endpoint)',
+  },
+  {
+    type: 'webhook.delivery.exhausted',
+    description: 'A delivery failed its last scheduled attempt (never sent to the endpoint it is about)',
+  },
   { type: 'webhook.test', description: 'Sent only by the test action, to one endpoint' },
 ] as const;
 
@@ -52,7 +61,12 @@ export type EventType = (typeof EVENT_TYPES)[number]['type'];
 export const EVENT_TYPE_NAMES: readonly string[] = EVENT_TYPES.map((e) => e.type);
 
 /** Subscription values an endpoint may list: `*`, a family, or a catalog type (not webhook.test). */
-export const SUBSCRIPTION_FAMILIES = ['*', 'conversation.*', 'booking.*', 'payment.*'] as const;
+export const SUBSCRIPTION_FAMILIES = ['*', 'conversation.*', 'booking.*', 'payment.*', 'webhook.*'] as const;
+
+/** The service's own notices about webhooks (§12): never sent to the endpoint they are about, never causing another. */
+export function isWebhookNotice(type: string): boolean {
+  return type.startsWith('webhook.');
+}
 
 export function isSubscribable(value: string): boolean {
   return (

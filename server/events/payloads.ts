@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Booking } from '@/server/domain/bookings/schemas';
 import { Conversation, Message } from '@/server/domain/conversations/schemas';
 import { Payment } from '@/server/domain/payments/schemas';
+import { WebhookEndpoint } from '@/server/domain/webhooks/schemas';
 import { Timestamp } from '@/server/lib/schemas';
 import { EVENT_TYPES, type EventType } from './catalog';
 
@@ -14,6 +15,20 @@ import { EVENT_TYPES, type EventType } from './catalog';
 export const WebhookTestObject = z.object({
   endpoint_id: z.string().meta({ example: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
   message: z.string(),
+});
+
+/** `webhook.delivery.exhausted`'s object: the delivery that failed its last scheduled attempt. */
+export const DeliveryExhaustedObject = z.object({
+  delivery_id: z.string().meta({ example: 'dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  endpoint_id: z.string().meta({ example: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  event_id: z.string().meta({ example: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  event_type: z.string().meta({ example: 'booking.confirmed' }),
+  attempts: z.number().int().meta({ description: 'Attempts the delivery has had in all' }),
+  last_status: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'HTTP status of the last attempt (null: no answer, e.g. timeout or refused)' }),
 });
 
 /** `booking.rescheduled`'s `data.previous`: the times the change replaced. */
@@ -50,6 +65,8 @@ export const EVENT_PAYLOADS = {
   'payment.succeeded': payment,
   'payment.failed': payment,
   'payment.refunded': payment,
+  'webhook.endpoint.disabled': { object: WebhookEndpoint },
+  'webhook.delivery.exhausted': { object: DeliveryExhaustedObject },
   'webhook.test': { object: WebhookTestObject },
 } as const satisfies Record<EventType, PayloadSpec>;
 
@@ -203,6 +220,28 @@ const EXAMPLE_OBJECTS: { [K in EventType]: EventObject<K> } = {
   'payment.succeeded': examplePayment('succeeded'),
   'payment.failed': examplePayment('failed'),
   'payment.refunded': examplePayment('refunded'),
+  'webhook.endpoint.disabled': {
+    id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    url: 'https://example.com/webhooks',
+    events: ['booking.*'],
+    description: 'Booking sync',
+    is_active: false,
+    disabled_reason: 'failing',
+    disabled_at: AT,
+    rate_limit_per_second: null,
+    created_at: '2026-01-01T08:00:00.000Z',
+    updated_at: AT,
+    recent_attempts: 412,
+    recent_success_rate: 0,
+  },
+  'webhook.delivery.exhausted': {
+    delivery_id: 'dlv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    endpoint_id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    event_id: 'evt_01JD3XJ4R0Q8X5V7YJ3L1M6N9P',
+    event_type: 'booking.confirmed',
+    attempts: 6,
+    last_status: 503,
+  },
   'webhook.test': {
     endpoint_id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
     message: 'This is a test event sent from Switchboard',

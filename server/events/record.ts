@@ -18,6 +18,8 @@ export interface RecordEventInput<K extends EventType> {
   type: K;
   object: EventObject<K>;
   previous?: EventPrevious<K>;
+  /** The endpoint a `webhook.*` notice is about: it never gets the notice (CONTRACT §12). */
+  aboutEndpointId?: string;
 }
 
 /**
@@ -34,7 +36,9 @@ export async function recordEvent<K extends EventType>(
     select: { id: true, events: true },
   });
   const targets =
-    input.type === 'webhook.test' ? [] : endpoints.filter((e) => subscriptionMatches(e.events, input.type));
+    input.type === 'webhook.test'
+      ? []
+      : endpoints.filter((e) => e.id !== input.aboutEndpointId && subscriptionMatches(e.events, input.type));
   return (
     await recordEventFor(
       tx,
@@ -142,4 +146,62 @@ async function writeDeliveries(
   // Data-modifying CTEs run whether or not the final SELECT reads them.
   await tx.$executeRaw`with ${steps} ${jobs.length > 0 ? engine.handOverSql(jobs) : Prisma.sql`select 1`}`;
   return jobs.map((j) => j.deliveryId);
+}
+
+export interface RequeueBatch {
+  tenantId: string;
+  endpointId: string;
+  since: Date;
+  until: Date;
+  /** Keyset cursor: only deliveries with a larger id (the previous batch's `lastId`). */
+  afterId: string;
+  limit: number;
+}
+
+/**
+ * One batch of a recovery (POST /webhooks/{id}/recover), inside the caller's transaction: up to
+ * `limit` failed deliveries of the endpoint created in [since, until), in id order after `afterId`,
+ * go back to `pending`, due now, as a new round of attempts (`attempt_base` = the attempts they had).
+ * They are handed over like new deliveries, in the same statement: the worker is woken; for Inngest
+ * their events are re-opened for the relay, which sends one request per delivery and round. The
+ * cursor makes each delivery requeued at most once per recovery, even if it fails again meanwhile.
+ */
+export async function requeueFailedDeliveries(
+  tx: TenantTx,
+  input: RequeueBatch,
+): Promise<{ requeued: number; lastId: string | null }> {
+  const engine = await deliveryEngine();
+  const tenant = Prisma.sql`${input.tenantId}::uuid`;
+  const reopen = engine.transactional
+    ? Prisma.sql`select 1`
+    : Prisma.sql`update events set dispatched_at = null
+        where tenant_id = ${tenant} and id in (select event_id from requeued) and dispatched_at is not null`;
+  // The hand-over needs a job only for its shape: the worker's is a NOTIFY, Inngest's wakes the relay.
+  const [row] = await tx.$queryRaw<{ requeued: number; last_id: string | null; event_id: string | null }[]>`
+    with batch as (
+      select id from deliveries
+      where tenant_id = ${tenant} and endpoint_id = ${input.endpointId} and id > ${input.afterId}
+        and status = 'failed' and created_at >= ${input.since.toISOString()}::timestamptz
+        and created_at < ${input.until.toISOString()}::timestamptz
+      order by id
+      limit ${input.limit}
+    ), requeued as (
+      update deliveries d set status = 'pending', attempt_base = d.attempt_count, next_attempt_at = now(),
+        locked_until = null, updated_at = now()
+      from batch where d.id = batch.id and d.tenant_id = ${tenant} and d.status = 'failed'
+      returning d.id, d.event_id
+    ), reopened as (${reopen})
+    select (select count(*) from requeued)::int as requeued, (select max(id) from batch) as last_id,
+      (select min(event_id) from requeued) as event_id`;
+  if (row.requeued > 0 && row.event_id) {
+    const job: DeliveryJob = {
+      tenantId: input.tenantId,
+      deliveryId: '',
+      eventId: row.event_id,
+      endpointId: input.endpointId,
+      attempt: 1,
+    };
+    await tx.$executeRaw`${engine.handOverSql([job])}`;
+  }
+  return { requeued: row.requeued, lastId: row.last_id };
 }

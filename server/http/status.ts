@@ -31,6 +31,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   idempotency_key_in_use: 409,
   phone_number_id_taken: 409,
   endpoint_inactive: 409,
+  endpoint_disabled: 409,
   rate_limited: 429,
   service_unavailable: 503,
   whatsapp_not_configured: 503,

@@ -6,6 +6,7 @@
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
 import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
+import { deleteExpiredEvents } from '@/server/events/retention';
 
 export interface PeriodicJob {
   /** Stable id: the Inngest function id and the log name. */
@@ -40,6 +41,14 @@ export const PERIODIC_JOBS: PeriodicJob[] = [
     cron: '* * * * *',
     everyMs: 30_000,
     run: () => recordConversationTimers(),
+  },
+  {
+    // EVENT_RETENTION_DAYS: expired events with their deliveries and attempts, 500 per transaction,
+    // at most 20 s per pass (a backlog is worked off over the following hours), never a pending delivery.
+    name: 'delete-expired-events',
+    cron: '17 * * * *',
+    everyMs: 3_600_000,
+    run: async () => ({ deleted: await deleteExpiredEvents({ budgetMs: 20_000 }) }),
   },
   {
     // Events whose fan-out never reached Inngest (a crash between commit and send) are relayed.

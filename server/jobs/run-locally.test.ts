@@ -33,6 +33,7 @@ describe('periodic jobs', () => {
       'fail-interrupted-messages',
       'send-scheduled-messages',
       'conversation-timers',
+      'delete-expired-events',
     ]);
     expect(jobsFor('inngest').map((j) => j.name)).toEqual(PERIODIC_JOBS.map((j) => j.name));
   });

@@ -35,6 +35,7 @@ export const ERROR_CODES = [
   'idempotency_key_in_use',
   'phone_number_id_taken',
   'endpoint_inactive',
+  'endpoint_disabled',
   // load and availability
   'rate_limited',
   'service_unavailable',

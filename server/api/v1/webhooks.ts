@@ -5,6 +5,7 @@ import {
   getEndpoint,
   listDeliveries,
   listEndpoints,
+  recoverDeliveries,
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
@@ -17,6 +18,8 @@ import {
   DeliveryListQuery,
   DeliveryStats,
   ReceiverCheck,
+  RecoverDeliveriesInput,
+  RecoverResult,
   StatsQuery,
   TestEventResult,
   UpdateWebhookInput,
@@ -40,7 +43,12 @@ export const webhookRoutes = [
     summary: 'Register a webhook endpoint (the signing secret is shown once)',
     description:
       'The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists ' +
-      '*, a family (conversation.*, booking.*, payment.*) or catalog types.',
+      '*, a family (conversation.*, booking.*, payment.*, webhook.*) or catalog types. rate_limit_per_second ' +
+      '(null: unlimited, or 1..1000) caps the attempts the endpoint receives in any second; the excess waits ' +
+      'for a free slot and never fails for it. The service disables an endpoint after ' +
+      'WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts (default 50) whose first is at least ' +
+      'WEBHOOK_DISABLE_AFTER old (default 24h): is_active false, disabled_reason failing, its pending ' +
+      'deliveries failed, and a webhook.endpoint.disabled event for the other endpoints.',
     body: CreateWebhookInput,
     responses: { 201: { description: 'Created, with webhook_secret', schema: WebhookEndpointWithSecret } },
     handler: async ({ ctx, body }) => json(201, await createEndpoint(ctx, body)),
@@ -75,10 +83,13 @@ export const webhookRoutes = [
     operationId: 'updateWebhookEndpoint',
     tag,
     role: 'admin',
-    summary: 'Change url, events, description or is_active',
+    summary: 'Change url, events, description, is_active or rate_limit_per_second',
     description:
       'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as ' +
-      'failed).',
+      'failed). is_active: true re-enables it, also after the service disabled it: disabled_reason and ' +
+      'disabled_at become null and the failure streak starts from zero; deliveries that failed meanwhile stay ' +
+      'failed (POST /webhooks/{id}/recover requeues them). A change of rate_limit_per_second applies to the ' +
+      'next attempt.',
     body: UpdateWebhookInput,
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpoint } },
     errors: [404],
@@ -177,5 +188,31 @@ export const webhookRoutes = [
     errors: [404],
     handler: async ({ ctx, params, query }) =>
       json(200, await endpointDeliveryStats(ctx, { ...query, id: params.id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/webhooks/{id}/recover',
+    operationId: 'recoverWebhookDeliveries',
+    tag,
+    role: 'admin',
+    summary: 'Requeue the failed deliveries of a time range',
+    description:
+      'Every failed delivery of this endpoint created in [since, until) (until defaults to the time of the ' +
+      'request) goes back to pending once: the same delivery, with the same id, event and webhook-id, gets a ' +
+      'new round of attempts with the full retry schedule (its X-Service-Delivery-Attempt counts from 1 again; ' +
+      'attempt_number in the delivery log continues after the earlier attempts). Deliveries are requeued in ' +
+      'batches of 1,000, each its own short transaction, and the answer comes once all are queued; they are ' +
+      'then sent like new ones. dry_run: true answers 200 with the count and changes nothing; otherwise 202 ' +
+      'with the number requeued. A disabled endpoint answers 409 endpoint_disabled (re-enable it first).',
+    body: RecoverDeliveriesInput,
+    responses: {
+      200: { description: 'Dry run: how many would be requeued', schema: RecoverResult },
+      202: { description: 'Requeued; they are being delivered', schema: RecoverResult },
+    },
+    errors: [404, 409],
+    handler: async ({ ctx, params, body }) => {
+      const { dryRun, count } = await recoverDeliveries(ctx, { ...body, id: params.id });
+      return dryRun ? json(200, { count }) : json(202, { count });
+    },
   }),
 ];

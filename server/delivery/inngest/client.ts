@@ -8,7 +8,17 @@ export const DELIVERY_REQUESTED = 'switchboard/delivery.requested';
 
 export interface DeliveryRequested {
   name: typeof DELIVERY_REQUESTED;
-  /** The delivery id: Inngest drops a second event with the same id, so relaying twice is harmless. */
+  /**
+   * The delivery id (with `~r<attemptBase>` for a recovered round): Inngest drops a second event with
+   * the same id, so relaying twice is harmless, and each recovery is a new run.
+   */
   id: string;
-  data: { tenantId: string; deliveryId: string; endpointId: string; eventId: string };
+  data: {
+    tenantId: string;
+    deliveryId: string;
+    endpointId: string;
+    eventId: string;
+    /** The delivery's attempt_count when this round began (0, or where a recovery started it again). */
+    attemptBase?: number;
+  };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { createEndpoint, resendDelivery } from '@/server/domain/webhooks';
+import { createEndpoint, recoverDeliveries, resendDelivery, updateEndpoint } from '@/server/domain/webhooks';
 import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { jobsFor } from '@/server/jobs/registry';
@@ -135,6 +135,65 @@ describe('deliver-webhook', () => {
     const { result } = await engine.execute();
     expect(result).toMatchObject({ kind: 'skipped', reason: 'endpoint_inactive' });
     expect(hook.received).toHaveLength(0);
+  });
+});
+
+describe('recovery on Inngest (CONTRACT §12)', () => {
+  it('relays a recovered delivery as a new run that starts a new round of attempts', async () => {
+    let healthy = false;
+    const { hook, delivery, event, trigger, db } = await setUp(() => ({ status: healthy ? 200 : 500 }));
+    await new InngestTestEngine({
+      function: deliverWebhook,
+      events: [trigger],
+      steps: mockedSleeps(),
+    }).execute();
+    await relayOutbox(async () => {});
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+      status: 'failed',
+      attemptCount: 6,
+    });
+
+    const ctx = operationContext(tenant.tenantId, SYSTEM_ACTOR);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    expect(await recoverDeliveries(ctx, { id: delivery.endpointId, since })).toEqual({
+      dryRun: false,
+      count: 1,
+    });
+    // Through the outbox: the event is re-opened, and the relay sends the delivery under a new id.
+    expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).toBeNull();
+    const sent: Array<{ id: string; name: string; data: Record<string, unknown> }> = [];
+    await relayOutbox(async (requests) => {
+      sent.push(...(requests as typeof sent));
+    });
+    const request = sent.find((r) => r.data.deliveryId === delivery.id);
+    expect(request).toEqual({
+      name: DELIVERY_REQUESTED,
+      id: `${delivery.id}~r6`,
+      data: { ...trigger.data, attemptBase: 6 },
+    });
+
+    healthy = true;
+    hook.received.length = 0;
+    const { result, ctx: run } = await new InngestTestEngine({
+      function: deliverWebhook,
+      events: [request as never],
+      steps: mockedSleeps(),
+    }).execute();
+    expect(result).toEqual({ kind: 'succeeded', attempt: 7 });
+    expect(run.step.run.mock.calls.map((c) => c[0])).toEqual(['attempt-7']);
+    expect(hook.received.map((h) => h.headers['x-service-delivery-attempt'])).toEqual(['1']);
+    expect(hook.received[0].headers['webhook-id']).toBe(event.id);
+  });
+
+  it('a recovery of a disabled endpoint is refused', async () => {
+    const { endpoint } = await setUp(() => ({ status: 200 }));
+    const ctx = operationContext(tenant.tenantId, SYSTEM_ACTOR);
+    await updateEndpoint(ctx, { id: endpoint.id, is_active: false });
+    await expect(
+      recoverDeliveries(ctx, { id: endpoint.id, since: '2020-01-01T00:00:00Z' }),
+    ).rejects.toMatchObject({
+      code: 'endpoint_disabled',
+    });
   });
 });
 

@@ -21,19 +21,28 @@ export async function findUndispatched(limit = 200): Promise<OutboxBatch> {
     select: {
       id: true,
       deliveries: {
-        where: { status: 'pending', attemptCount: 0 },
-        select: { id: true, tenantId: true, endpointId: true },
+        where: { status: 'pending' },
+        select: { id: true, tenantId: true, endpointId: true, attemptCount: true, attemptBase: true },
       },
     },
   });
   return {
     eventIds: events.map((e) => e.id),
+    // Deliveries not yet attempted in their current round (a new one, or one recovered since).
     requests: events.flatMap((e) =>
-      e.deliveries.map((d) => ({
-        name: DELIVERY_REQUESTED,
-        id: d.id,
-        data: { tenantId: d.tenantId, deliveryId: d.id, endpointId: d.endpointId, eventId: e.id },
-      })),
+      e.deliveries
+        .filter((d) => d.attemptCount === d.attemptBase)
+        .map((d) => ({
+          name: DELIVERY_REQUESTED,
+          id: d.attemptBase === 0 ? d.id : `${d.id}~r${d.attemptBase}`,
+          data: {
+            tenantId: d.tenantId,
+            deliveryId: d.id,
+            endpointId: d.endpointId,
+            eventId: e.id,
+            ...(d.attemptBase === 0 ? {} : { attemptBase: d.attemptBase }),
+          },
+        })),
     ),
   };
 }
@@ -46,13 +55,23 @@ export async function markDispatched(eventIds: string[]): Promise<void> {
   });
 }
 
-/** One relay pass with the given sender; returns how many delivery requests were sent. */
+const PASS_EVENTS = 200;
+
+/**
+ * One relay pass with the given sender, in batches of events until the outbox is empty (a bulk
+ * recovery re-opens thousands at once); returns how many delivery requests were sent.
+ */
 export async function relayOutbox(
   send: (requests: DeliveryRequested[]) => Promise<unknown>,
 ): Promise<number> {
-  const batch = await findUndispatched();
-  if (batch.requests.length > 0) await send(batch.requests);
-  await markDispatched(batch.eventIds);
-  if (batch.requests.length > 0) logger().debug({ sent: batch.requests.length }, 'outbox relayed to Inngest');
-  return batch.requests.length;
+  let sent = 0;
+  for (;;) {
+    const batch = await findUndispatched(PASS_EVENTS);
+    if (batch.requests.length > 0) await send(batch.requests);
+    await markDispatched(batch.eventIds);
+    sent += batch.requests.length;
+    if (batch.eventIds.length < PASS_EVENTS) break;
+  }
+  if (sent > 0) logger().debug({ sent }, 'outbox relayed to Inngest');
+  return sent;
 }

@@ -45,6 +45,7 @@ function failedAttempt(job: AttemptJob, retryAt: Date | null): AttemptRecord {
     id: newId('deliveryAttempt'),
     job,
     endpointId: endpointOf.get(job.deliveryId) ?? 'whe_unknown',
+    notice: false,
     startedAt: new Date(),
     result: {
       ok: false,

@@ -5,29 +5,11 @@
 // number), and only a new row moves its still-pending delivery (ending the worker's claim on it).
 import type pg from 'pg';
 import { statementName } from '@/server/db/pool';
-import type { AttemptRecord } from '@/server/delivery/attempt';
+import { type AttemptRecord, attemptRecordRow } from '@/server/delivery/attempt';
 
-export const RECORD_ATTEMPTS_SQL = `with input as (
-    select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text, endpoint_id text, attempt_number int,
-      started_at timestamptz, succeeded boolean, response_status int, latency_ms int, response_excerpt text, error text,
-      status "DeliveryStatus", next_attempt_at timestamptz)
-  ), attempt as (
-    insert into delivery_attempts (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded,
-      response_status, latency_ms, response_excerpt, error)
-    select id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded, response_status, latency_ms,
-      response_excerpt, error
-    from input
-    on conflict (delivery_id, attempt_number) do nothing
-    returning delivery_id, attempt_number
-  ), moved as (
-    update deliveries d set status = i.status, attempt_count = i.attempt_number, last_attempt_at = i.started_at,
-      next_attempt_at = i.next_attempt_at, last_response_status = i.response_status, locked_until = null,
-      updated_at = now()
-    from attempt a join input i on i.delivery_id = a.delivery_id and i.attempt_number = a.attempt_number
-    where d.id = a.delivery_id and d.tenant_id = i.tenant_id and d.status = 'pending'
-    returning d.id
-  )
-  select coalesce((select array_agg(id) from moved), '{}') as moved`;
+import { RECORD_ATTEMPTS_SQL } from '@/server/delivery/delivery-sql';
+
+export { RECORD_ATTEMPTS_SQL };
 
 export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) => Promise<boolean> {
   return batched<AttemptRecord, boolean>(async (records) => {
@@ -40,21 +22,7 @@ export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) =
       seen.add(key);
       return true;
     });
-    const input = unique.map((r) => ({
-      id: r.id,
-      tenant_id: r.job.tenantId,
-      delivery_id: r.job.deliveryId,
-      endpoint_id: r.endpointId,
-      attempt_number: r.job.attempt,
-      started_at: r.startedAt.toISOString(),
-      succeeded: r.result.ok,
-      response_status: r.result.status,
-      latency_ms: r.result.latencyMs,
-      response_excerpt: r.result.excerpt,
-      error: r.result.error,
-      status: r.status,
-      next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
-    }));
+    const input = unique.map(attemptRecordRow);
     const { rows } = await pool.query<{ moved: string[] }>({
       name: statementName('switchboard_attempt_record'),
       text: RECORD_ATTEMPTS_SQL,

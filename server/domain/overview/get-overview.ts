@@ -29,7 +29,7 @@ export async function endpointsNeedingAttention(ctx: OperationContext) {
   // Raw SQL is not tenant-scoped by the extension: the tenant filter is explicit here.
   const rows = await db.$queryRaw<EndpointHealthRow[]>`
     select e.id, e.url, e.is_active,
-      null::text as disabled_reason,
+      e.disabled_reason::text as disabled_reason,
       newest.started_at as last_attempt_at, success.started_at as last_success_at,
       coalesce(streak.failures, 0)::int as failures
     from webhook_endpoints e

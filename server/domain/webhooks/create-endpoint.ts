@@ -10,6 +10,7 @@ export interface CreateEndpointInput {
   events: string[];
   description?: string | null;
   is_active?: boolean;
+  rate_limit_per_second?: number | null;
 }
 
 /** Registers an endpoint; the returned `webhook_secret` is the only time the secret is shown. */
@@ -25,6 +26,7 @@ async function createEndpointUnaudited(ctx: OperationContext, input: CreateEndpo
       events: [...new Set(input.events)],
       description: input.description ?? null,
       isActive: input.is_active ?? true,
+      rateLimitPerSecond: input.rate_limit_per_second ?? null,
       secretEnc,
     },
   });

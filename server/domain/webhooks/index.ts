@@ -7,6 +7,7 @@ export { getDelivery } from './get-delivery';
 export { getEndpoint } from './get-endpoint';
 export { listDeliveries } from './list-deliveries';
 export { listEndpoints } from './list-endpoints';
+export { recoverDeliveries } from './recover-deliveries';
 export { resendDelivery } from './resend-delivery';
 export { rotateSecret } from './rotate-secret';
 export { sendTestEvent } from './send-test-event';

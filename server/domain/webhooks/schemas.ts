@@ -23,18 +23,40 @@ const Url = z
 const Events = z.array(Subscription).min(1, 'At least one subscription is required').max(50);
 const Description = z.string().max(500).nullable();
 
+const RateLimit = z
+  .number()
+  .int()
+  .min(1)
+  .max(1000)
+  .nullable()
+  .meta({
+    description:
+      'At most this many attempts per second reach the endpoint (null: unlimited). Attempts over the limit ' +
+      'wait for a free slot; they never fail because of it.',
+    example: 10,
+  });
+
 export const CreateWebhookInput = z.object({
   url: Url,
   events: Events,
   description: Description.optional(),
   is_active: z.boolean().default(true),
+  rate_limit_per_second: RateLimit.optional(),
 });
 
 export const UpdateWebhookInput = z.object({
   url: Url.optional(),
   events: Events.optional(),
   description: Description.optional(),
-  is_active: z.boolean().optional(),
+  is_active: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        'true re-enables an endpoint (also one the service disabled): it clears disabled_reason and the ' +
+        'failure streak. Deliveries that failed meanwhile stay failed: POST /webhooks/{id}/recover requeues them.',
+    }),
+  rate_limit_per_second: RateLimit.optional(),
 });
 
 export const WebhookEndpoint = z.object({
@@ -43,6 +65,22 @@ export const WebhookEndpoint = z.object({
   events: z.array(z.string()),
   description: z.string().nullable(),
   is_active: z.boolean(),
+  disabled_reason: z
+    .enum(['failing'])
+    .nullable()
+    .meta({
+      description:
+        'failing: the service disabled the endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed ' +
+        'attempts, the first at least WEBHOOK_DISABLE_AFTER old. null: active, or disabled by a person.',
+    }),
+  disabled_at: Timestamp.nullable().meta({
+    description: 'When the service disabled it (with disabled_reason)',
+  }),
+  rate_limit_per_second: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'Attempts per second; null: unlimited' }),
   created_at: Timestamp,
   updated_at: Timestamp,
   recent_attempts: z.number().int().meta({ description: 'Delivery attempts in the last 24 h' }),
@@ -207,4 +245,27 @@ export const DeliveryStats = z.object({
       .int()
       .meta({ description: 'Deliveries waiting for an attempt now (first or retry), whatever the window' }),
   }),
+});
+
+export const RecoverDeliveriesInput = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true })
+      .meta({ description: 'Failed deliveries created at or after this time are requeued' }),
+    until: z.iso.datetime({ offset: true }).optional().meta({
+      description: '…and before this time (default: the time of the request)',
+    }),
+    dry_run: z.boolean().default(false).meta({ description: 'true: only count them (200); nothing changes' }),
+  })
+  .refine((v) => v.until === undefined || Date.parse(v.until) > Date.parse(v.since), {
+    message: 'until must be later than since',
+    path: ['until'],
+  });
+export type RecoverDeliveriesInput = z.output<typeof RecoverDeliveriesInput>;
+
+export const RecoverResult = z.object({
+  count: z
+    .number()
+    .int()
+    .meta({ description: 'Failed deliveries in the range: requeued (202), or that would be (dry run, 200)' }),
 });

@@ -11,9 +11,15 @@ export interface UpdateEndpointInput {
   events?: string[];
   description?: string | null;
   is_active?: boolean;
+  rate_limit_per_second?: number | null;
 }
 
-/** Partial update. Disabling takes effect for attempts not yet started, scheduled retries included. */
+/**
+ * Partial update. Disabling takes effect for attempts not yet started, scheduled retries included.
+ * `is_active: true` also clears what the service's auto-disable left (`disabled_reason`,
+ * `disabled_at`) and the failure streak, so the endpoint starts afresh (CONTRACT §12). A person's
+ * `is_active: false` sets no reason (an endpoint the service disabled keeps its own).
+ */
 async function updateEndpointUnaudited(ctx: OperationContext, input: UpdateEndpointInput) {
   const { db } = ctx;
   await findEndpointOr404(db, input.id);
@@ -24,7 +30,19 @@ async function updateEndpointUnaudited(ctx: OperationContext, input: UpdateEndpo
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+      ...(input.is_active === false ? { isActive: false } : {}),
+      ...(input.is_active === true
+        ? {
+            isActive: true,
+            disabledReason: null,
+            disabledAt: null,
+            failureStreak: 0,
+            failureStreakSince: null,
+          }
+        : {}),
+      ...(input.rate_limit_per_second !== undefined
+        ? { rateLimitPerSecond: input.rate_limit_per_second }
+        : {}),
     },
   });
   const stats = await endpointStats(ctx, [row.id]);

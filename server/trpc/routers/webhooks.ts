@@ -7,6 +7,7 @@ import {
   getEndpoint,
   listDeliveries,
   listEndpoints,
+  recoverDeliveries,
   resendDelivery,
   rotateSecret,
   sendTestEvent,
@@ -19,6 +20,7 @@ import {
   createdOrder,
   createdOrderIssue,
   deliveryFilters,
+  RecoverDeliveriesInput,
   StatsQuery,
   UpdateWebhookInput,
 } from '@/server/domain/webhooks/schemas';
@@ -62,4 +64,9 @@ export const webhooksRouter = createTRPCRouter({
     .query(({ ctx, input }) => endpointDeliveryStats(ctx, input)),
   delivery: adminProcedure.input(IdInput).query(({ ctx, input }) => getDelivery(ctx, input)),
   resend: adminProcedure.input(IdInput).mutation(({ ctx, input }) => resendDelivery(ctx, input)),
+  /** REST's POST /webhooks/{id}/recover: `dry_run` counts, otherwise requeues; answers `{ count, dry_run }`. */
+  recover: adminProcedure.input(IdInput.and(RecoverDeliveriesInput)).mutation(async ({ ctx, input }) => {
+    const { dryRun, count } = await recoverDeliveries(ctx, input);
+    return { count, dry_run: dryRun };
+  }),
 });

@@ -8,9 +8,10 @@ export interface EndpointFormValues {
   events: string[];
   description: string | null;
   is_active: boolean;
+  rate_limit_per_second: number | null;
 }
 
-/** Create (url, events, description, active) or edit (events, description) an endpoint. */
+/** Create (url, events, description, rate limit, active) or edit (events, description, rate limit) an endpoint. */
 export function EndpointForm({
   mode,
   initial,
@@ -36,10 +37,12 @@ export function EndpointForm({
     }
     setLocalError(null);
     const description = String(data.get('description') ?? '').trim();
+    const rate = String(data.get('rate_limit_per_second') ?? '').trim();
     onSubmit({
       url: String(data.get('url') ?? initial?.url ?? '').trim(),
       events,
       description: description || null,
+      rate_limit_per_second: rate ? Number(rate) : null,
       is_active: mode === 'create' ? data.get('is_active') === 'on' : (initial?.is_active ?? true),
     });
   }
@@ -60,6 +63,22 @@ export function EndpointForm({
           )}
           <Field label="Description">
             <Input name="description" maxLength={500} defaultValue={initial?.description ?? ''} />
+          </Field>
+          <Field
+            label="Rate limit (attempts per second)"
+            hint="Empty: unlimited. At most this many attempts per second reach the endpoint; the rest wait, they do not fail."
+          >
+            <Input
+              name="rate_limit_per_second"
+              type="number"
+              min={1}
+              max={1000}
+              step={1}
+              inputMode="numeric"
+              placeholder="unlimited"
+              className="max-w-48"
+              defaultValue={initial?.rate_limit_per_second ?? ''}
+            />
           </Field>
           <EventsPicker value={events} onChange={setEvents} />
           {mode === 'create' && (

@@ -134,7 +134,12 @@ function Endpoints() {
           initial={editingEndpoint}
           pending={update.isPending}
           onSubmit={(values) =>
-            update.mutate({ id: editingEndpoint.id, events: values.events, description: values.description })
+            update.mutate({
+              id: editingEndpoint.id,
+              events: values.events,
+              description: values.description,
+              rate_limit_per_second: values.rate_limit_per_second,
+            })
           }
           onCancel={() => setEditing(null)}
         />

@@ -20,8 +20,10 @@ import {
   Tr,
 } from '@/app/_components/ui';
 import { DeliveryPanel } from './delivery-panel';
+import { DisabledBanner } from './disabled-banner';
 import { EndpointChart } from './endpoint-chart';
 import { ReceiverCheck } from './receiver-check';
+import { RecoverFailed } from './recover-failed';
 
 export function EndpointDetail({ id, initialDelivery }: { id: string; initialDelivery: string | null }) {
   const trpc = useTRPC();
@@ -61,8 +63,10 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
         />
       )}
 
+      {endpoint.data && <DisabledBanner endpoint={endpoint.data} />}
       <EndpointChart id={id} />
       <ReceiverCheck id={id} />
+      {endpoint.data && <RecoverFailed id={id} active={endpoint.data.is_active} />}
 
       <SectionHeader
         className="mt-6"
