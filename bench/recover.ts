@@ -124,9 +124,11 @@ async function measure(databaseUrl: string): Promise<BenchResult> {
       [tenantId, FAILED],
     );
     await sql.query(
-      `insert into deliveries (id, tenant_id, event_id, endpoint_id, status, attempt_count, last_attempt_at, created_at)
-       select 'dlv_bench_' || lpad(n::text, 6, '0'), $1::uuid, 'evt_bench_' || lpad(n::text, 6, '0'), $2, 'failed', 6,
-         now() - interval '10 hours', now() - interval '20 hours' + n * interval '1 second'
+      `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, status, attempt_count,
+         last_attempt_at, last_response_status, created_at)
+       select 'dlv_bench_' || lpad(n::text, 6, '0'), $1::uuid, 'evt_bench_' || lpad(n::text, 6, '0'),
+         'booking.confirmed', 'bkg_' || n, $2, 'failed', 6,
+         now() - interval '10 hours', 503, now() - interval '20 hours' + n * interval '1 second'
        from generate_series(1, $3::int) n`,
       [tenantId, endpoint.id, FAILED],
     );

@@ -140,9 +140,9 @@ describe('POST /webhooks/{id}/recover', () => {
     const { t, db, endpoint, deliveries } = await withFailedDeliveries(1);
     // 2,500 more failed deliveries of the same event, written directly (more than two batches).
     await db.$executeRaw`
-      insert into deliveries (id, tenant_id, event_id, endpoint_id, status, attempt_count, created_at)
-      select 'dlv_bulk_' || lpad(n::text, 5, '0'), ${t.tenantId}::uuid, ${deliveries[0].eventId}, ${endpoint.id},
-        'failed', 3, now() - interval '1 minute'
+      insert into deliveries (id, tenant_id, event_id, event_type, endpoint_id, status, attempt_count, created_at)
+      select 'dlv_bulk_' || lpad(n::text, 5, '0'), ${t.tenantId}::uuid, ${deliveries[0].eventId}, 'booking.created',
+        ${endpoint.id}, 'failed', 3, now() - interval '1 minute'
       from generate_series(1, 2500) as n`;
     const since = new Date(Date.now() - 3_600_000).toISOString();
     expect((await recover(t, endpoint.id, { since, dry_run: true })).body).toEqual({ count: 2501 });
