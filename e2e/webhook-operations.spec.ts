@@ -72,7 +72,7 @@ test('recover failed deliveries: the dry-run count first, then confirm, and they
   // The same deliveries, each with a fourth attempt (the first of its new round).
   const { body } = await api('GET', `/webhooks/${id}/deliveries`);
   expect(body.data.map((d: { attempt_count: number }) => d.attempt_count)).toEqual([4, 4, 4]);
-  await expect(page.getByTestId(/^delivery-/).filter({ hasText: 'succeeded' })).toHaveCount(3);
+  await expect(page.getByTestId(/^delivery-dlv_/).filter({ hasText: 'succeeded' })).toHaveCount(3);
 });
 
 test('an endpoint the service disabled shows why and since when, and is re-enabled in one click', async ({

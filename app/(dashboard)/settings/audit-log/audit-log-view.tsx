@@ -58,7 +58,8 @@ export function AuditLogView() {
   const entries = useInfiniteQuery(
     trpc.auditLog.list.infiniteQueryOptions(filters, { getNextPageParam: (page) => page.next_cursor }),
   );
-  const members = useQuery(trpc.team.members.queryOptions());
+  // Fresh on every visit: someone who joined a moment ago must show by email, not by id.
+  const members = useQuery({ ...trpc.team.members.queryOptions(), refetchOnMount: 'always' });
   const names = new Map((members.data?.data ?? []).map((m) => [m.user_id, m.email]));
   const rows = entries.data?.pages.flatMap((page) => page.data) ?? [];
 
