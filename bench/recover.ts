@@ -93,6 +93,10 @@ async function measure(databaseUrl: string): Promise<BenchResult> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  // The concurrent reader measures latency, not the API limit's refusals.
+  process.env.API_RATE_LIMIT_PER_SECOND = '0';
+  const { resetSettingsCache } = await import('@/server/config/settings');
+  resetSettingsCache();
   const api = await startApiServer();
   const worker = await startDeliveryWorker();
   const sql = new pg.Client({ connectionString: databaseUrl });
