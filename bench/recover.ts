@@ -4,54 +4,17 @@
 // latency just before. The in-process worker runs, so the requeued deliveries are also being sent to
 // a loopback receiver meanwhile, as in production. One embedded PostgreSQL of its own.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
+import { percentile, withBenchDatabase } from './_database';
 import { type BenchResult, round } from './_results';
 
 const FAILED = Number(process.env.BENCH_RECOVER_DELIVERIES ?? 10_000);
 const BASELINE_MS = 3_000;
 
-export async function run(): Promise<BenchResult> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-recover-'));
-  chmodSync(dataDir, 0o755);
-  const { ensureEmbeddedDatabase } = await import('@/server/db/embedded');
-  const embedded = await ensureEmbeddedDatabase(dataDir);
-  try {
-    const admin = new URL(embedded.url);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query('create database bench_recover');
-    await client.end();
-    const url = new URL(embedded.url);
-    url.pathname = '/bench_recover';
-    Object.assign(process.env, {
-      DATABASE_URL: url.toString(),
-      AUTH_SECRET: randomBytes(32).toString('base64'),
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      DELIVERY_ENGINE: 'worker',
-      LOG_LEVEL: 'silent',
-    });
-    const { applyMigrations } = await import('@/server/db/migrate');
-    await applyMigrations(url.toString());
-    const { resetSettingsCache } = await import('@/server/config/settings');
-    resetSettingsCache();
-    return await measure(url.toString());
-  } finally {
-    const { disconnectDb } = await import('@/server/db/client');
-    await disconnectDb();
-    await embedded.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+export function run(): Promise<BenchResult> {
+  return withBenchDatabase('recover', measure);
 }
 
 /** Sequential reads until `stop()`; their latencies in ms. */

@@ -1,16 +1,5 @@
-// GET /webhooks/{id}/stats at 1,000,000 attempts (issue 13: p95 under 50 ms). One tenant with ten
-// endpoints: 250,000 deliveries of the last 30 days with 4 attempts each, generated in SQL
-// (`generate_series`), 30 % of them on the measured endpoint (300,000 attempts, ~420 an hour).
-// Measured through the domain function the route calls (endpoint check, bucket query, pending
-// count), sequentially: one endpoint over 24 h by hour, and over 30 days by day; and the overview's
-// tenant-wide 24 h. The first call of each computes and stores the window's closed buckets
-// (delivery_stats_rollups), reported as first_call_ms; the p50/p95 are of the 200 calls after it,
-// which read the stored buckets and count the current hour or day from the attempts.
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
+import { withBenchDatabase } from './_database';
 import { type BenchResult, round } from './_results';
 
 const DELIVERIES = 250_000;
@@ -18,39 +7,8 @@ const ATTEMPTS_PER_DELIVERY = 4;
 const ENDPOINTS = 10;
 const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 200);
 
-export async function run(): Promise<BenchResult> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-stats-'));
-  chmodSync(dataDir, 0o755);
-  const { ensureEmbeddedDatabase } = await import('@/server/db/embedded');
-  const embedded = await ensureEmbeddedDatabase(dataDir);
-  try {
-    const admin = new URL(embedded.url);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query('create database bench_stats');
-    await client.end();
-    const url = new URL(embedded.url);
-    url.pathname = '/bench_stats';
-    Object.assign(process.env, {
-      DATABASE_URL: url.toString(),
-      AUTH_SECRET: randomBytes(32).toString('base64'),
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      DELIVERY_ENGINE: 'worker',
-      LOG_LEVEL: 'silent',
-    });
-    const { applyMigrations } = await import('@/server/db/migrate');
-    await applyMigrations(url.toString());
-    const { resetSettingsCache } = await import('@/server/config/settings');
-    resetSettingsCache();
-    return await measure(url.toString());
-  } finally {
-    const { disconnectDb } = await import('@/server/db/client');
-    await disconnectDb();
-    await embedded.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+export function run(): Promise<BenchResult> {
+  return withBenchDatabase('stats', measure);
 }
 
 async function seed(url: string, tenantId: string, endpointIds: string[]) {

@@ -3,13 +3,11 @@
 // a bare Node loop that signs (standardwebhooks) and POSTs the same payloads to the same
 // receivers with the same concurrency and connection policy (a new connection per request).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { loadOtherTenants } from '@/scripts/lib/other-tenants';
+import { percentile, withBenchDatabase } from './_database';
 import { type BenchResult, median, round } from './_results';
 
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
@@ -57,45 +55,10 @@ async function startReceivers(count: number): Promise<Receivers> {
   };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-export async function run(): Promise<BenchResult> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-webhooks-'));
-  chmodSync(dataDir, 0o755);
-  const { ensureEmbeddedDatabase } = await import('@/server/db/embedded');
-  const embedded = await ensureEmbeddedDatabase(dataDir);
-  try {
-    const admin = new URL(embedded.url);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query('create database bench_webhooks');
-    await client.end();
-    const url = new URL(embedded.url);
-    url.pathname = '/bench_webhooks';
-    Object.assign(process.env, {
-      DATABASE_URL: url.toString(),
-      AUTH_SECRET: randomBytes(32).toString('base64'),
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      DELIVERY_ENGINE: 'worker',
-      LOG_LEVEL: 'silent',
-    });
-    const { applyMigrations } = await import('@/server/db/migrate');
-    await applyMigrations(url.toString());
-    const { resetSettingsCache } = await import('@/server/config/settings');
-    resetSettingsCache();
-    return await measureAll();
-  } finally {
-    const { disconnectDb } = await import('@/server/db/client');
-    await disconnectDb();
-    await embedded.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+export function run(): Promise<BenchResult> {
+  return withBenchDatabase('webhooks', () => measureAll());
 }
 
 async function measureAll(): Promise<BenchResult> {
