@@ -1,5 +1,6 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { inferRouterInputs } from '@trpc/server';
 import { type FormEvent, useState } from 'react';
 import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
@@ -20,8 +21,13 @@ import {
   THead,
   Tr,
 } from '@/app/_components/ui';
+import type { AppRouter } from '@/server/trpc/root';
 
-/** The actions GET /audit-log knows (CONTRACT §14), for the filter. */
+/**
+ * The actions GET /audit-log knows (CONTRACT §14), for the filter. The list lives in the domain
+ * (AUDIT_ACTIONS), which the browser bundle must not import; the check below makes a missing or
+ * unknown action here a type error.
+ */
 const ACTIONS = [
   'api_key.created',
   'api_key.rotated',
@@ -41,6 +47,11 @@ const ACTIONS = [
   'invitation.revoked',
 ] as const;
 type Action = (typeof ACTIONS)[number];
+type ServerAction = NonNullable<inferRouterInputs<AppRouter>['auditLog']['list']['action']>;
+const sameActions: [Exclude<ServerAction, Action>, Exclude<Action, ServerAction>] extends [never, never]
+  ? true
+  : never = true;
+void sameActions;
 
 interface Filters {
   action?: Action;
