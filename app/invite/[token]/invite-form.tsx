@@ -3,18 +3,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { signIn, useSession } from 'next-auth/react';
 import { type FormEvent, useState } from 'react';
 import { Loading } from '@/app/_components/feedback';
+import { NewPasswordFields, NoLongerValid, newPasswordOf } from '@/app/_components/one-time-link';
 import { useTRPC } from '@/app/_components/trpc';
 import { Button, ErrorNotice, errorMessage, Field, Input, Notice } from '@/app/_components/ui';
-
-/** The answer for a used, revoked, expired or unknown link. */
-export function NoLongerValid({ what }: { what: string }) {
-  return (
-    <Notice tone="error" role="alert">
-      This {what} link is no longer valid: it was already used, revoked, or it expired. Ask an admin of your
-      team for a new one.
-    </Notice>
-  );
-}
 
 /**
  * A new person sets their name and password; an existing user enters theirs. Either way the
@@ -37,8 +28,8 @@ export function InviteForm({ token }: { token: string }) {
     event.preventDefault();
     if (!info.valid) return;
     const form = new FormData(event.currentTarget);
-    const password = String(form.get('password') ?? '');
-    if (!info.existing_user && password !== String(form.get('confirm') ?? '')) {
+    const password = info.existing_user ? String(form.get('password') ?? '') : newPasswordOf(form);
+    if (password === null) {
       setError('The two passwords differ.');
       return;
     }
@@ -82,26 +73,7 @@ export function InviteForm({ token }: { token: string }) {
           <Field label="Your name" id="name">
             <Input name="name" autoComplete="name" required maxLength={200} />
           </Field>
-          <Field label="Choose a password" id="password" hint="At least 8 characters.">
-            <Input
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              maxLength={1024}
-            />
-          </Field>
-          <Field label="Repeat the password" id="confirm">
-            <Input
-              name="confirm"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              maxLength={1024}
-            />
-          </Field>
+          <NewPasswordFields label="Choose a password" repeatLabel="Repeat the password" />
         </>
       )}
       {error && (

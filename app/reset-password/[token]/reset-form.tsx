@@ -2,9 +2,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Loading } from '@/app/_components/feedback';
+import { NewPasswordFields, NoLongerValid, newPasswordOf } from '@/app/_components/one-time-link';
 import { useTRPC } from '@/app/_components/trpc';
 import { Button, ErrorNotice, errorMessage, Field, Input, Notice } from '@/app/_components/ui';
-import { NoLongerValid } from '../../invite/[token]/invite-form';
 
 /** Sets the new password; every session of the person ends, so they sign in again afterwards. */
 export function ResetForm({ token }: { token: string }) {
@@ -28,8 +28,8 @@ export function ResetForm({ token }: { token: string }) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const password = String(form.get('password') ?? '');
-    if (password !== String(form.get('confirm') ?? '')) {
+    const password = newPasswordOf(form);
+    if (password === null) {
       setError('The two passwords differ.');
       return;
     }
@@ -42,26 +42,7 @@ export function ResetForm({ token }: { token: string }) {
       <Field label="Email" id="email">
         <Input name="email" type="email" value={reset.data.email} readOnly autoComplete="username" />
       </Field>
-      <Field label="New password" id="password" hint="At least 8 characters.">
-        <Input
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={1024}
-        />
-      </Field>
-      <Field label="Repeat the new password" id="confirm">
-        <Input
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={1024}
-        />
-      </Field>
+      <NewPasswordFields label="New password" repeatLabel="Repeat the new password" />
       {error && (
         <Notice tone="error" role="alert">
           {error}
