@@ -32,16 +32,29 @@ export function QueryState<T>(props: {
 }
 
 /** A secret that is shown once, with a copy button. */
-export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+export function SecretOnce({
+  label,
+  value,
+  onDone,
+  note = 'copy it now: it will not be shown again.',
+  testId = 'secret-value',
+}: {
+  label: string;
+  value: string;
+  onDone: () => void;
+  /** What to do with it (after the label). */
+  note?: ReactNode;
+  testId?: string;
+}) {
   return (
     <section aria-label={label} className="mb-4">
       <Notice tone="warn" className="flex flex-col gap-2 px-4 py-3">
         <p>
-          <strong>{label}</strong> — copy it now: it will not be shown again.
+          <strong>{label}</strong> — {note}
         </p>
         <div className="flex flex-wrap items-center gap-2">
           <Code
-            data-testid="secret-value"
+            data-testid={testId}
             className="max-w-full border border-border bg-panel px-2 py-1 break-all text-fg"
           >
             {value}

@@ -1,19 +1,16 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { QueryState, Time } from '@/app/_components/feedback';
+import { QueryState, SecretOnce, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
   Card,
   CardBody,
-  Code,
   ConfirmDialog,
-  CopyButton,
   EmptyState,
   Field,
   Input,
-  Notice,
   PageHeader,
   Select,
   Table,
@@ -41,27 +38,19 @@ function LinkOnce({
   onDone: () => void;
 }) {
   return (
-    <section aria-label={label} className="mb-4">
-      <Notice tone="warn" className="flex flex-col gap-2 px-4 py-3">
-        <p>
-          <strong>{label}</strong> — send this link yourself; it works once and is not shown again (valid
-          until <Time value={expiresAt} />
+    <SecretOnce
+      label={label}
+      value={url}
+      onDone={onDone}
+      testId="one-time-link"
+      note={
+        <>
+          send this link yourself; it works once and is not shown again (valid until{' '}
+          <Time value={expiresAt} />
           ).
-        </p>
-        <div className="flex flex-wrap items-center gap-2">
-          <Code
-            data-testid="one-time-link"
-            className="max-w-full border border-border bg-panel px-2 py-1 break-all text-fg"
-          >
-            {url}
-          </Code>
-          <CopyButton value={url} size="sm" />
-          <Button variant="secondary" size="sm" onClick={onDone}>
-            Done
-          </Button>
-        </div>
-      </Notice>
-    </section>
+        </>
+      }
+    />
   );
 }
 
