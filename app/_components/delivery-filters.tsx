@@ -1,13 +1,7 @@
 'use client';
-/**
- * The filter bar of the dashboard's delivery lists (CONTRACT §12 filters). Its state lives in the
- * URL query (`?status=failed&event_type=booking.*…`), so a filtered view can be shared or
- * bookmarked; `useDeliveryFilters` reads it back as the input of `webhooks.deliveries`.
- */
-import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { useTRPC } from '@/app/_components/trpc';
+import { EventTypeSelect } from '@/app/_components/event-type-select';
 import { Button, Field, Input, Select } from '@/app/_components/ui';
 
 const STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -77,12 +71,10 @@ export function DeliveryFilterBar({
   /** Filters this list fixes itself (e.g. status on "Failed deliveries"). */
   hide?: Key[];
 }) {
-  const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const { filters, active } = useDeliveryFilters();
-  const catalog = useQuery(trpc.eventTypes.list.queryOptions());
   // Free text is applied on submit (Enter or Apply); selects apply at once.
   const [objectId, setObjectId] = useState(filters.object_id ?? '');
   const [after, setAfter] = useState(toLocalInput(filters.created_after));
@@ -113,8 +105,6 @@ export function DeliveryFilterBar({
     apply(Object.fromEntries(KEYS.filter((k) => !hide.includes(k)).map((k) => [k, undefined])));
   };
   const shown = (key: Key) => !hide.includes(key);
-  const types = catalog.data?.types.map((t) => t.type) ?? [];
-  const families = [...new Set(types.map((t) => `${t.split('.')[0]}.*`))];
 
   return (
     <form
@@ -136,26 +126,11 @@ export function DeliveryFilterBar({
       )}
       {shown('event_type') && (
         <Field label="Event type">
-          <Select value={filters.event_type ?? ''} onChange={(e) => apply({ event_type: e.target.value })}>
-            <option value="">Any</option>
-            {filters.event_type && ![...families, ...types].includes(filters.event_type) && (
-              <option value={filters.event_type}>{filters.event_type}</option>
-            )}
-            <optgroup label="Families">
-              {families.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label="Types">
-              {types.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </optgroup>
-          </Select>
+          <EventTypeSelect
+            value={filters.event_type}
+            onChange={(next) => apply({ event_type: next })}
+            noneLabel="Any"
+          />
         </Field>
       )}
       {shown('response_status') && (

@@ -7,6 +7,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { EventTypeSelect } from '@/app/_components/event-type-select';
 import { Loading, LoadMore, QueryState, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import {
@@ -21,7 +22,6 @@ import {
   ErrorNotice,
   Field,
   PageHeader,
-  Select,
   StatusBadge,
   Table,
   TBody,
@@ -51,9 +51,6 @@ export function EventsView() {
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
 
-  const catalog = useQuery(trpc.eventTypes.list.queryOptions());
-  const types = catalog.data?.types.map((t) => t.type) ?? [];
-  const families = [...new Set(types.map((t) => `${t.split('.')[0]}.*`))];
   const events = useInfiniteQuery({
     ...trpc.events.list.infiniteQueryOptions(type ? { type } : {}, {
       getNextPageParam: (page) => page.next_cursor,
@@ -70,24 +67,11 @@ export function EventsView() {
       />
       <div className="mb-3 flex flex-wrap items-end gap-3">
         <Field label="Type" className="w-full sm:w-72">
-          <Select value={type ?? ''} onChange={(e) => setParam('type', e.target.value || null)}>
-            <option value="">All events</option>
-            {type && ![...families, ...types].includes(type) && <option value={type}>{type}</option>}
-            <optgroup label="Families">
-              {families.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label="Types">
-              {types.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </optgroup>
-          </Select>
+          <EventTypeSelect
+            value={type}
+            onChange={(next) => setParam('type', next || null)}
+            noneLabel="All events"
+          />
         </Field>
         {events.isFetching && <span className="pb-2 text-sm text-muted">Refreshing…</span>}
       </div>
