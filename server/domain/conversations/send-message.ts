@@ -30,7 +30,7 @@ export const RATE_LIMIT_BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512].map((s
 export async function sendMessage(ctx: OperationContext, input: { id: string } & SendMessageInput) {
   const { db, tenantId } = ctx;
   const content = outboundContent(input);
-  const message = await db.$transaction(async (tx) => {
+  const { conversation, message } = await db.$transaction(async (tx) => {
     const conversation = await tx.conversation.findUnique({ where: { id: input.id } });
     if (!conversation) throw Errors.notFound('Conversation');
     const now = new Date();
@@ -57,9 +57,9 @@ export async function sendMessage(ctx: OperationContext, input: { id: string } &
       },
     });
     await tx.conversation.update({ where: { id: conversation.id }, data: { lastMessageAt: now } });
-    return message;
+    return { conversation, message };
   });
-  return attemptSend(ctx, message);
+  return attemptSend(ctx, message, conversation);
 }
 
 export function windowOpen(conversation: Pick<Conversation, 'windowExpiresAt'>, now = new Date()): boolean {
@@ -68,11 +68,13 @@ export function windowOpen(conversation: Pick<Conversation, 'windowExpiresAt'>, 
 
 /**
  * Sends a `queued` message once and records what came of it. Called right after the message is
- * stored, and again by the job for messages Meta's rate limit held back.
+ * stored (with its conversation, already read), and again by the job for messages Meta's rate limit
+ * held back.
  */
-export async function attemptSend(ctx: OperationContext, message: Message) {
+export async function attemptSend(ctx: OperationContext, message: Message, loaded?: Conversation) {
   const { db, tenantId } = ctx;
-  const conversation = await db.conversation.findUniqueOrThrow({ where: { id: message.conversationId } });
+  const conversation =
+    loaded ?? (await db.conversation.findUniqueOrThrow({ where: { id: message.conversationId } }));
   const result = await deliver(db, conversation, contentOf(message));
   if (!result.ok)
     logger().warn(
