@@ -23,6 +23,7 @@ describe('log scan', () => {
       line({ msg: 'oops', access_token: 'tok' }),
       line({ msg: 'oops', graph: 'EAAGm0PX4ZCpsBAJk1234567890abcd' }),
       line({ msg: 'oops', note: 'correct horse battery staple' }),
+      line({ msg: 'oops', stripe: 'sk_test_51PqR5sTuVwXyZ0123456789abcd' }),
     ];
     const findings = scanLines('bookings.t_1.log', lines, [
       { kind: 'password', value: 'correct horse battery staple' },
@@ -39,6 +40,7 @@ describe('log scan', () => {
       [9, 'channel access token'],
       [10, 'channel access token'],
       [11, 'password (a value the tests used)'],
+      [12, 'Stripe secret key'],
     ]);
     expect(findings.every((f) => f.file === 'bookings.t_1.log')).toBe(true);
     const report = describeFindings(findings);

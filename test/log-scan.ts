@@ -28,6 +28,7 @@ const PATTERNS: Array<{ kind: string; pattern: RegExp }> = [
   { kind: 'password', pattern: /"\w*password"\s*:\s*"(?!\[redacted\]")/i },
   { kind: 'channel access token', pattern: /"access_?token"\s*:\s*"(?!\[redacted\]")/i },
   { kind: 'channel access token', pattern: /\bEAA[A-Za-z0-9]{20,}/ },
+  { kind: 'Stripe secret key', pattern: /\b[sr]k_(?:test|live)_[0-9A-Za-z]{20,}/ },
 ];
 
 /** Literals shorter than this are too likely to occur by chance to be searched for. */

@@ -103,4 +103,14 @@ describe('settings', () => {
     expect(problems({ ...secrets, EVENT_RETENTION_DAYS: 'forever' })[0]).toMatch(/^EVENT_RETENTION_DAYS/);
     expect(problems({ ...secrets, SMTP_URL: 'http://mail.example' })[0]).toMatch(/^SMTP_URL/);
   });
+  it("points the Stripe SDK at Stripe's API unless STRIPE_API_URL names another origin", () => {
+    expect(parseSettings(secrets).STRIPE_API_URL).toBe('https://api.stripe.com');
+    expect(parseSettings({ ...secrets, STRIPE_API_URL: 'http://127.0.0.1:12111' }).STRIPE_API_URL).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(problems({ ...secrets, STRIPE_API_URL: 'https://api.stripe.com/v1' })).toEqual([
+      'STRIPE_API_URL must be an origin only (e.g. https://api.stripe.com), without a path',
+    ]);
+    expect(problems({ ...secrets, STRIPE_API_URL: 'ftp://stripe.example' })[0]).toMatch(/^STRIPE_API_URL/);
+  });
 });

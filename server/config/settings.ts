@@ -103,6 +103,17 @@ const settingsSchema = z.object({
   /** Serverless mode: set by the platform on Vercel (`VERCEL`), or by hand (`SERVERLESS=true`). */
   VERCEL: z.string().optional(),
   SERVERLESS: booleanFlag,
+  /**
+   * Where the Stripe SDK sends its calls: an origin only (scheme, host, optional port). Tests point it
+   * at a stand-in on loopback; in production leave it unset.
+   */
+  STRIPE_API_URL: z
+    .url({ protocol: /^https?$/, error: 'STRIPE_API_URL must be an http:// or https:// URL' })
+    .default('https://api.stripe.com')
+    .refine((value) => {
+      const url = new URL(value);
+      return (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username;
+    }, 'STRIPE_API_URL must be an origin only (e.g. https://api.stripe.com), without a path'),
   /** Bearer token of GET /api/metrics; unset: the route answers 404. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Append the logs to this file instead of writing them to stdout (read by server/log.ts). */
