@@ -245,7 +245,7 @@ export interface paths {
         put?: never;
         /**
          * Record a payment (starts pending)
-         * @description amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must be a booking of this tenant (422). Emits payment.created. Requires role admin.
+         * @description Records a payment collected outside the service (provider manual). amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must be a booking of this tenant (422). Stripe payments are not recorded here: they are created with their Checkout Session. Emits payment.created. Requires role admin.
          */
         post: operations["createPayment"];
         delete?: never;
@@ -282,7 +282,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a pending payment as succeeded
-         * @description Emits payment.succeeded. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
+         * @description Emits payment.succeeded. Manual payments only: a Stripe payment follows Stripe's webhooks and answers 409 invalid_transition. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
          */
         post: operations["succeedPayment"];
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a pending payment as failed
-         * @description Emits payment.failed. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
+         * @description Emits payment.failed. Manual payments only: a Stripe payment follows Stripe's webhooks and answers 409 invalid_transition. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
          */
         post: operations["failPayment"];
         delete?: never;
@@ -321,10 +321,74 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refund a succeeded payment in full
-         * @description Emits payment.refunded. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
+         * Refund a succeeded payment (Stripe payments: in full or in part, through Stripe)
+         * @description Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 payment_provider_refused. Emits payment.refunded when the payment becomes refunded. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
          */
         post: operations["refundPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment-providers/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Connect the tenant's Stripe account (or replace its keys)
+         * @description The secret key is checked with Stripe first (GET /v1/account): a key Stripe refuses is 422 provider_verification_failed and nothing is stored; Stripe out of reach is 502 payment_provider_unavailable. Both secrets are stored encrypted and never returned (only their last 4 characters). Then add webhook_url in Stripe as a webhook endpoint for these events: checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, checkout.session.async_payment_failed, charge.refunded; its signing secret is the webhook_secret given here. Recorded in the audit log (payment_provider.connected). Requires role admin.
+         */
+        put: operations["connectStripe"];
+        post?: never;
+        /**
+         * Disconnect Stripe and forget the tenant's Stripe keys
+         * @description Stripe's webhooks for the tenant are refused from then on. Stripe payments keep their state; refunding them answers 409 payment_provider_missing until Stripe is connected again. 404 when Stripe is not connected. Recorded in the audit log (payment_provider.disconnected). Requires role admin.
+         */
+        delete: operations["disconnectStripe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's connected payment providers
+         * @description Manual payments need no provider and are not listed. Secrets are never returned. Requires role admin.
+         */
+        get: operations["listPaymentProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment-providers/stripe/webhook/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's webhook for one tenant (the webhook_url of its Stripe connection)
+         * @description Called by Stripe (no X-Tenant-ID, no credential). The raw body must verify with Stripe-Signature and the tenant's webhook signing secret (Stripe's official SDK, 5 minutes of tolerance); a missing or bad signature, an unknown tenant or a tenant without Stripe answers 400 signature_verification_failed and changes nothing. Each event id is applied once (a repeat answers 200, outcome duplicate); events may arrive in any order. checkout.session.completed with payment_status paid, or checkout.session.async_payment_succeeded: the payment succeeds (payment.succeeded). checkout.session.expired or checkout.session.async_payment_failed: the payment fails (payment.failed). charge.refunded: the charge's refunded total becomes refunded_amount; the whole amount makes the payment refunded (payment.refunded). A charge.refunded that arrives before its payment completed is kept (outcome deferred) and applied with the completion. Other event types answer 200 (outcome ignored). A 5xx makes Stripe retry, which is safe.
+         */
+        post: operations["receiveStripeWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1931,9 +1995,24 @@ export interface components {
             currency: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed" | "refunded";
-            /** @example manual */
-            provider: string;
+            /**
+             * @description manual: recorded and moved by hand (POST /payments, /succeed, /fail). stripe: taken through a Stripe Checkout Session; its state follows Stripe's webhooks and its refunds go through Stripe
+             * @example manual
+             * @enum {string}
+             */
+            provider: "manual" | "stripe";
+            /** @description Manual: the caller's reference. Stripe: the Checkout Session id (cs_…) */
             provider_ref: string | null;
+            /**
+             * @description Stripe: the Checkout Session's payment page to send the customer to; null for manual payments
+             * @example null
+             */
+            checkout_url: string | null;
+            /**
+             * @description Integer minor units refunded so far (partial refunds keep the payment succeeded; a full one makes it refunded)
+             * @example 0
+             */
+            refunded_amount: number;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2305,10 +2384,11 @@ export interface components {
             /** @description A booking of this tenant (422 otherwise) */
             booking_id?: string | null;
             /**
-             * @description Who collects the money (default manual)
+             * @description manual (the default): a payment collected outside the service, recorded by hand
              * @default manual
+             * @enum {string}
              */
-            provider: string;
+            provider: "manual";
             /** @description The provider's id for this payment */
             provider_ref?: string | null;
         };
@@ -2775,7 +2855,7 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected";
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key";
@@ -2784,7 +2864,7 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider";
                 id: string;
             };
             /** @description The client address of the request (CONTRACT §10) */
@@ -4513,7 +4593,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Stripe payments: integer minor units to refund, at most what remains (default: all of it). Manual payments are refunded in full (an amount other than the whole is refused)
+                     * @example 1500
+                     */
+                    amount?: number;
+                };
+            };
+        };
         responses: {
             /** @description The payment */
             200: {
@@ -4562,6 +4652,412 @@ export interface operations {
             };
             /** @description invalid_transition, idempotency_key_reused or another conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    connectStripe: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Secret (or restricted) API key of the Stripe account; write-only */
+                    secret_key: string;
+                    /** @description Signing secret of the Stripe webhook endpoint that points at this tenant's webhook_url; write-only */
+                    webhook_secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Connected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        provider: "stripe";
+                        /** @description The Stripe account the secret key belongs to */
+                        account_id: string;
+                        /** @description false for test-mode keys (sk_test_…, rk_test_…) */
+                        livemode: boolean;
+                        /**
+                         * Format: uri
+                         * @description This tenant's inbound URL: add it in Stripe (Developers > Webhooks) as the endpoint of the events listed in the integrator guide
+                         */
+                        webhook_url: string;
+                        /** @description The last 4 characters of the secret key (a hint) */
+                        secret_key_last4: string;
+                        /** @description The last 4 characters of the signing secret (a hint) */
+                        webhook_secret_last4: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC timestamp
+                         */
+                        connected_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disconnectStripe: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPaymentProviders: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connected providers (none: an empty list) */
+                        data: {
+                            /** @enum {string} */
+                            provider: "stripe";
+                            /** @description The Stripe account the secret key belongs to */
+                            account_id: string;
+                            /** @description false for test-mode keys (sk_test_…, rk_test_…) */
+                            livemode: boolean;
+                            /**
+                             * Format: uri
+                             * @description This tenant's inbound URL: add it in Stripe (Developers > Webhooks) as the endpoint of the events listed in the integrator guide
+                             */
+                            webhook_url: string;
+                            /** @description The last 4 characters of the secret key (a hint) */
+                            secret_key_last4: string;
+                            /** @description The last 4 characters of the signing secret (a hint) */
+                            webhook_secret_last4: string;
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC timestamp
+                             */
+                            connected_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    receiveStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: each id is applied once */
+                    id: string;
+                    /** @enum {string} */
+                    object: "event";
+                    type: string;
+                    livemode: boolean;
+                    created: number;
+                    api_version: string | null;
+                    data: {
+                        object: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                        /**
+                         * @description applied: a payment changed; no_change: about a known payment, already in that state; deferred: a refund that waits for its payment to complete; ignored: not about a payment of this tenant, or a type the service does not follow; duplicate: this event id was already received
+                         * @enum {string}
+                         */
+                        outcome: "applied" | "no_change" | "deferred" | "ignored" | "duplicate";
+                    };
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5092,7 +5588,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7784,7 +8280,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked";
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected";
                 /** @description Only entries of this person (usr_…) or API key (key_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */
@@ -9073,8 +9569,10 @@ export interface operations {
                  *           "amount": 4500,
                  *           "currency": "EUR",
                  *           "status": "pending",
-                 *           "provider": "manual",
-                 *           "provider_ref": null,
+                 *           "provider": "stripe",
+                 *           "provider_ref": "cs_test_a1B2c3D4",
+                 *           "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4",
+                 *           "refunded_amount": 0,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -9137,8 +9635,10 @@ export interface operations {
                  *           "amount": 4500,
                  *           "currency": "EUR",
                  *           "status": "succeeded",
-                 *           "provider": "manual",
-                 *           "provider_ref": "ch_3PqR5sT",
+                 *           "provider": "stripe",
+                 *           "provider_ref": "cs_test_a1B2c3D4",
+                 *           "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4",
+                 *           "refunded_amount": 0,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -9201,8 +9701,10 @@ export interface operations {
                  *           "amount": 4500,
                  *           "currency": "EUR",
                  *           "status": "failed",
-                 *           "provider": "manual",
-                 *           "provider_ref": "ch_3PqR5sT",
+                 *           "provider": "stripe",
+                 *           "provider_ref": "cs_test_a1B2c3D4",
+                 *           "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4",
+                 *           "refunded_amount": 0,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -9265,8 +9767,10 @@ export interface operations {
                  *           "amount": 4500,
                  *           "currency": "EUR",
                  *           "status": "refunded",
-                 *           "provider": "manual",
-                 *           "provider_ref": "ch_3PqR5sT",
+                 *           "provider": "stripe",
+                 *           "provider_ref": "cs_test_a1B2c3D4",
+                 *           "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4",
+                 *           "refunded_amount": 4500,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }

@@ -192,6 +192,11 @@ export class FakeStripe {
     return account;
   }
 
+  /** The account's owner rolls its secret key in Stripe's dashboard: the old key gets 401 from now on. */
+  revokeKey(account: FakeAccount): void {
+    this.accounts.delete(account.secretKey);
+  }
+
   /** The next `times` requests matching `path` (and `method`) meet `fault`. */
   failNext(path: RegExp, fault: Fault, times = 1, method?: string): void {
     this.faults.push({ path, fault, times, method });

@@ -26,7 +26,7 @@ import { hubSignature } from '@/server/whatsapp/signature';
 import { givenBooking, givenChannel, givenConversation, givenEndpoint, givenPayment } from './builders';
 import { assertResponseMatchesContract } from './contract';
 import { type FakeGraph, startFakeGraph } from './fake-graph';
-import { apiSuite, type SuiteTenant } from './harness';
+import { apiSuite, fakeStripeSuite, type SuiteTenant } from './harness';
 import { type Hints, hostileValueOf, jsonSchemaOf, nastyString, toJsonText } from './schema-arbitrary';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1_010_010);
@@ -51,6 +51,9 @@ afterAll(async () => {
   delete process.env.API_RATE_LIMIT_PER_SECOND;
   resetSettingsCache();
 });
+// Stripe is a stand-in too: a generated key of the right shape is refused by it (401 → 422), never sent
+// to the real Stripe.
+fakeStripeSuite();
 const suite = apiSuite({ other: true, agent: true });
 const { tenant: a, other: b } = suite;
 
@@ -473,7 +476,9 @@ const COUNTS_SQL = `
     (select count(revoked_at) from invitations x where x.tenant_id = t.id)::int as invitations_revoked,
     (select count(*) from password_resets x where x.tenant_id = t.id)::int as password_resets,
     (select count(*) from audit_log x where x.tenant_id = t.id)::int as audit_entries,
-    (select count(*) from idempotency_keys x where x.tenant_id = t.id)::int as idempotency_keys
+    (select count(*) from idempotency_keys x where x.tenant_id = t.id)::int as idempotency_keys,
+    (select count(*) from payment_provider_connections x where x.tenant_id = t.id)::int as payment_providers,
+    (select count(*) from stripe_events x where x.tenant_id = t.id)::int as stripe_events
   from tenants t where t.id = any($1::uuid[]) order by t.id`;
 
 type Counts = Record<string, Record<string, unknown>>;

@@ -13,6 +13,7 @@ import { signAccessToken } from '@/server/auth/jwt';
 import { resetSettingsCache } from '@/server/config/settings';
 import { startApiServer, type TestServer } from './api-server';
 import { type FakeGraph, startFakeGraph } from './fake-graph';
+import { FakeStripe } from './fake-stripe';
 import { client, createTestTenant, createTestUser, type TestTenant } from './helpers';
 import { rememberSecret } from './log-scan';
 
@@ -175,4 +176,23 @@ export function fakeGraphSuite(settings: Record<string, string> = {}): FakeGraph
     addMedia: (...args) => current().addMedia(...args),
     close: () => current().close(),
   };
+}
+
+/**
+ * A stand-in Stripe API for this file or describe block, with STRIPE_API_URL pointing at it from its
+ * beforeAll; call it before `apiSuite()` so the server starts with it. Read its fields inside tests.
+ */
+export function fakeStripeSuite(): FakeStripe {
+  const fake = new FakeStripe();
+  beforeAll(async () => {
+    await fake.start();
+    process.env.STRIPE_API_URL = fake.url;
+    resetSettingsCache();
+  });
+  afterAll(async () => {
+    await fake.close();
+    delete process.env.STRIPE_API_URL;
+    resetSettingsCache();
+  });
+  return fake;
 }

@@ -85,6 +85,9 @@ const REST: Record<string, RestCase> = {
   getOpenApiDocument: { public: 'the same document for everyone' },
   verifyWhatsAppWebhook: { public: "Meta's verification, no tenant" },
   receiveWhatsAppWebhook: { public: 'routed by phone_number_id, signed by Meta' },
+  receiveStripeWebhook: {
+    public: "routed by the tenant id in its path, signed with that tenant's own secret",
+  },
 
   createApiKey: { body: () => ({ name: 'matrix' }) },
   listApiKeys: {},
@@ -107,7 +110,16 @@ const REST: Record<string, RestCase> = {
   getPayment: { id: 'payment' },
   succeedPayment: { id: 'payment', body: () => ({}) },
   failPayment: { id: 'payment' },
-  refundPayment: { id: 'payment' },
+  refundPayment: { id: 'payment', body: () => ({}) },
+
+  connectStripe: {
+    body: () => ({
+      secret_key: 'sk_test_matrixKeyOfNoAccount0000',
+      webhook_secret: 'whsec_matrixSecret0000',
+    }),
+  },
+  listPaymentProviders: {},
+  disconnectStripe: {},
 
   listConversations: { foreignInput: { query: (f) => `?assignee_id=${f.agentId}`, expect: 'empty' } },
   createConversation: {
@@ -333,7 +345,9 @@ const STATE_SQL = `
     (select count(*) from invitations where tenant_id = $1)::int as invitations,
     (select count(revoked_at) from invitations where tenant_id = $1)::int as invitations_revoked,
     (select count(*) from password_resets where tenant_id = $1)::int as password_resets,
-    (select count(*) from audit_log where tenant_id = $1)::int as audit_entries`;
+    (select count(*) from audit_log where tenant_id = $1)::int as audit_entries,
+    (select count(*) from payment_provider_connections where tenant_id = $1)::int as payment_providers,
+    (select count(*) from stripe_events where tenant_id = $1)::int as stripe_events`;
 
 async function stateOf(tenantId: string) {
   return (await pgPool().query(STATE_SQL, [tenantId])).rows[0];
@@ -387,8 +401,12 @@ describe('isolation matrix', () => {
       expect(Boolean(row.id), `${route.operationId}: an id kind iff the path has {id}`).toBe(
         route.path.includes('{id}'),
       );
+      // A public route may name its tenant in the path ({tenant_id}): it has no X-Tenant-ID to check.
       expect(
-        route.path.replace('{id}', '').replace('{message_id}', ''),
+        route.path
+          .replace('{id}', '')
+          .replace('{message_id}', '')
+          .replace(route.auth === 'public' ? '{tenant_id}' : '', ''),
         `${route.operationId}: only {id} and {message_id} are filled`,
       ).not.toMatch(/\{/);
     }

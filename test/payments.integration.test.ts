@@ -13,8 +13,8 @@ describe('create', () => {
         amount: 12_050,
         currency: 'EUR',
         booking_id: booking.id,
-        provider: 'stripe',
-        provider_ref: 'pi_123',
+        provider: 'manual',
+        provider_ref: 'bank-transfer-123',
       },
     });
     expect(res.status).toBe(201);
@@ -23,8 +23,10 @@ describe('create', () => {
       currency: 'EUR',
       booking_id: booking.id,
       status: 'pending',
-      provider: 'stripe',
-      provider_ref: 'pi_123',
+      provider: 'manual',
+      provider_ref: 'bank-transfer-123',
+      checkout_url: null,
+      refunded_amount: 0,
     });
     expect(res.body.id).toMatch(/^pay_/);
     const [event] = await eventsOf(a.tenantId, { type: 'payment.created', objectId: res.body.id });
@@ -54,6 +56,20 @@ describe('create', () => {
     expectProblemCode(res, 422, 'validation_failed');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
   });
+
+  it.each([
+    ['stripe', 'Only manual payments are recorded by hand'],
+    ['paypal', 'Only manual payments are recorded by hand'],
+  ])(
+    'refuses provider %s with 422: Stripe payments come with their Checkout Session',
+    async (provider, message) => {
+      const res = await a.admin('POST', '/payments', {
+        body: paymentBody({ provider, provider_ref: 'cs_made_up' }),
+      });
+      expectProblemCode(res, 422, 'validation_failed');
+      expect(res.body.errors).toEqual([{ path: 'provider', message: expect.stringContaining(message) }]);
+    },
+  );
 
   it("refuses another tenant's booking as booking_id", async () => {
     const foreign = await givenBooking(b.admin, 'pending', { customer: { name: 'Bo' } });
@@ -90,6 +106,19 @@ describe('state machine', () => {
       expect(events).toHaveLength(count + 1);
       expect(events[events.length - 1]).toMatchObject({ type: `payment.${to}`, data: { object: res.body } });
     }
+  });
+
+  it('refunds a manual payment in full only, recording the whole amount as refunded_amount', async () => {
+    const { id } = await givenPayment(a.admin, 'succeeded', { amount: 4500 });
+    const part = await a.admin('POST', `/payments/${id}/refund`, { body: { amount: 1000 } });
+    expectProblemCode(part, 422, 'validation_failed');
+    expect(part.body.errors.map((e: { path: string }) => e.path)).toEqual(['amount']);
+    expect((await a.admin('GET', `/payments/${id}`)).body).toMatchObject({
+      status: 'succeeded',
+      refunded_amount: 0,
+    });
+    const whole = await a.admin('POST', `/payments/${id}/refund`, { body: { amount: 4500 } });
+    expect(whole.body).toMatchObject({ status: 'refunded', refunded_amount: 4500 });
   });
 
   it('records the provider reference on success', async () => {

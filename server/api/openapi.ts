@@ -20,6 +20,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'validation_failed, with errors[]',
   429: 'rate_limited, with Retry-After',
   500: 'internal_error (request_id only, never internals)',
+  502: 'payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable',
 };
 
 /** Conventions and the decisions taken where the public contract is silent (also in README). */

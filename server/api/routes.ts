@@ -12,6 +12,7 @@ import { deliveryRoutes } from './v1/deliveries';
 import { eventRoutes } from './v1/events';
 import { memberRoutes } from './v1/members';
 import { metaRoutes } from './v1/meta';
+import { paymentProviderRoutes } from './v1/payment-providers';
 import { paymentRoutes } from './v1/payments';
 import { webhookRoutes } from './v1/webhooks';
 import { whatsappRoutes } from './v1/whatsapp';
@@ -22,6 +23,7 @@ export const routes: AnyRoute[] = [
   ...apiKeyRoutes,
   ...bookingRoutes,
   ...paymentRoutes,
+  ...paymentProviderRoutes,
   ...conversationRoutes,
   ...channelRoutes,
   ...whatsappRoutes,

@@ -23,6 +23,8 @@ const TENANT_MODELS = new Set<string>([
   'AuditLog',
   'Invitation',
   'PasswordReset',
+  'PaymentProviderConnection',
+  'StripeEvent',
 ]);
 
 const FILTERED = new Set([

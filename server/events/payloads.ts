@@ -141,8 +141,10 @@ const examplePayment = (status: z.output<typeof Payment>['status']) => ({
   amount: 4500,
   currency: 'EUR',
   status,
-  provider: 'manual',
-  provider_ref: status === 'pending' ? null : 'ch_3PqR5sT',
+  provider: 'stripe' as const,
+  provider_ref: 'cs_test_a1B2c3D4',
+  checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4',
+  refunded_amount: status === 'refunded' ? 4500 : 0,
   created_at: AT,
   updated_at: AT,
 });

@@ -16,6 +16,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   channel_verification_failed: 422,
   outside_customer_service_window: 422,
   media_unavailable: 502,
+  provider_verification_failed: 422,
+  payment_provider_refused: 422,
+  payment_provider_unavailable: 502,
+  signature_verification_failed: 400,
   unauthenticated: 401,
   token_expired: 401,
   invalid_credentials: 401,
@@ -32,6 +36,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   phone_number_id_taken: 409,
   endpoint_inactive: 409,
   endpoint_disabled: 409,
+  payment_provider_missing: 409,
   rate_limited: 429,
   service_unavailable: 503,
   whatsapp_not_configured: 503,
@@ -49,6 +54,7 @@ export const TITLES: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

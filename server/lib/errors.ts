@@ -18,6 +18,10 @@ export const ERROR_CODES = [
   'channel_verification_failed',
   'outside_customer_service_window',
   'media_unavailable',
+  'provider_verification_failed',
+  'payment_provider_refused',
+  'payment_provider_unavailable',
+  'signature_verification_failed',
   // credentials and permissions
   'unauthenticated',
   'token_expired',
@@ -36,6 +40,7 @@ export const ERROR_CODES = [
   'phone_number_id_taken',
   'endpoint_inactive',
   'endpoint_disabled',
+  'payment_provider_missing',
   // load and availability
   'rate_limited',
   'service_unavailable',

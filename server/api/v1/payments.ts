@@ -8,6 +8,7 @@ import {
   CreatePaymentInput,
   Payment,
   PaymentListQuery,
+  RefundPaymentInput,
   SucceedPaymentInput,
 } from '@/server/domain/payments/schemas';
 import { succeedPayment } from '@/server/domain/payments/succeed-payment';
@@ -15,6 +16,8 @@ import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Payments';
 const STATES = 'States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final.';
+const MANUAL_ONLY =
+  "Manual payments only: a Stripe payment follows Stripe's webhooks and answers 409 invalid_transition.";
 
 export const paymentRoutes = [
   tenantRoute({
@@ -37,8 +40,10 @@ export const paymentRoutes = [
     role: 'admin',
     summary: 'Record a payment (starts pending)',
     description:
-      'amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must ' +
-      'be a booking of this tenant (422). Emits payment.created.',
+      'Records a payment collected outside the service (provider manual). amount is a positive integer in ' +
+      'minor units, currency an ISO 4217 code; booking_id, if given, must be a booking of this tenant (422). ' +
+      'Stripe payments are not recorded here: they are created with their Checkout Session. Emits ' +
+      'payment.created.',
     body: CreatePaymentInput,
     responses: { 201: { description: 'Created', schema: Payment } },
     handler: async ({ ctx, body }) => json(201, await createPayment(ctx, body)),
@@ -60,7 +65,7 @@ export const paymentRoutes = [
     tag,
     role: 'admin',
     summary: 'Mark a pending payment as succeeded',
-    description: `Emits payment.succeeded. ${STATES}`,
+    description: `Emits payment.succeeded. ${MANUAL_ONLY} ${STATES}`,
     body: SucceedPaymentInput,
     responses: { 200: { description: 'The payment', schema: Payment } },
     handler: async ({ ctx, params, body }) =>
@@ -73,7 +78,7 @@ export const paymentRoutes = [
     tag,
     role: 'admin',
     summary: 'Mark a pending payment as failed',
-    description: `Emits payment.failed. ${STATES}`,
+    description: `Emits payment.failed. ${MANUAL_ONLY} ${STATES}`,
     responses: { 200: { description: 'The payment', schema: Payment } },
     handler: async ({ ctx, params }) => json(200, await failPayment(ctx, { id: params.id })),
   }),
@@ -83,9 +88,27 @@ export const paymentRoutes = [
     operationId: 'refundPayment',
     tag,
     role: 'admin',
-    summary: 'Refund a succeeded payment in full',
-    description: `Emits payment.refunded. ${STATES}`,
+    summary: 'Refund a succeeded payment (Stripe payments: in full or in part, through Stripe)',
+    description:
+      'Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). ' +
+      'Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − ' +
+      'refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes ' +
+      'the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from ' +
+      'its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose ' +
+      'answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of ' +
+      'reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 ' +
+      `payment_provider_refused. Emits payment.refunded when the payment becomes refunded. ${STATES}`,
+    body: RefundPaymentInput,
     responses: { 200: { description: 'The payment', schema: Payment } },
-    handler: async ({ ctx, params }) => json(200, await refundPayment(ctx, { id: params.id })),
+    errors: [502],
+    handler: async ({ ctx, params, body, request }) =>
+      json(
+        200,
+        await refundPayment(ctx, {
+          id: params.id,
+          amount: body.amount,
+          requestKey: request.headers.get('idempotency-key') ?? undefined,
+        }),
+      ),
   }),
 ];

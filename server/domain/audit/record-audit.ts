@@ -26,10 +26,19 @@ export const AUDIT_ACTIONS = [
   'member.password_reset',
   'member.password_changed',
   'invitation.revoked',
+  'payment_provider.connected',
+  'payment_provider.disconnected',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['api_key', 'webhook_endpoint', 'channel', 'user', 'invitation'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'api_key',
+  'webhook_endpoint',
+  'channel',
+  'user',
+  'invitation',
+  'payment_provider',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditEntry {

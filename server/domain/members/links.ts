@@ -1,5 +1,5 @@
 // One-time links (invitations, password resets): a random token in the URL, only its SHA-256 stored.
-import { settings } from '@/server/config/settings';
+import { publicBaseUrl } from '@/server/config/public-url';
 import { sha256Hex } from '@/server/security/hashing';
 import { randomBase62 } from '@/server/security/random';
 
@@ -13,7 +13,5 @@ export const hashLinkToken = (token: string): string => sha256Hex(token);
 
 /** `<dashboard>/<path>/<token>`: the dashboard's public URL is AUTH_URL (the launcher's default otherwise). */
 export function dashboardLink(path: string, token: string): string {
-  const base =
-    settings().AUTH_URL ?? process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
-  return new URL(`${path}/${token}`, base.endsWith('/') ? base : `${base}/`).toString();
+  return new URL(`${path}/${token}`, `${publicBaseUrl()}/`).toString();
 }

@@ -1,7 +1,7 @@
 import type { OperationContext } from '@/server/domain/context';
 import { transitionPayment } from './transition';
 
-/** pending → failed; emits payment.failed. */
+/** A manual payment: pending → failed; emits payment.failed. */
 export function failPayment(ctx: OperationContext, input: { id: string }) {
-  return transitionPayment(ctx, { id: input.id, to: 'failed', event: 'payment.failed' });
+  return transitionPayment(ctx, { id: input.id, to: 'failed', event: 'payment.failed', manualOnly: true });
 }

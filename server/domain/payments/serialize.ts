@@ -10,6 +10,8 @@ export function serializePayment(p: Payment) {
     status: p.status,
     provider: p.provider,
     provider_ref: p.providerRef,
+    checkout_url: p.checkoutUrl,
+    refunded_amount: p.refundedAmount,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

@@ -1,4 +1,6 @@
+import type { Prisma } from '@/server/db/generated/client';
 import type { PaymentStatus } from '@/server/db/generated/enums';
+import type { TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
 import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
@@ -12,27 +14,68 @@ export const PAYMENT_TRANSITIONS: Record<'succeeded' | 'failed' | 'refunded', Pa
   refunded: ['succeeded'],
 };
 
+export interface PaymentMove {
+  id: string;
+  to: keyof typeof PAYMENT_TRANSITIONS;
+  event: EventType;
+  /** Further columns to set with the new status. */
+  data?: Prisma.PaymentUpdateManyMutationInput;
+  /** Further conditions the row must meet (e.g. its provider). */
+  where?: Prisma.PaymentWhereInput;
+}
+
 /**
- * Conditional update as the guard (two concurrent changes cannot both win); the event is recorded
- * in the same transaction.
+ * One transition inside the caller's transaction: a conditional update (two concurrent changes cannot
+ * both win) and its event. Answers the moved payment, or null when the row was not in a state (or did
+ * not meet the conditions) to move.
+ */
+export async function movePayment(tx: TenantTx, tenantId: string, move: PaymentMove) {
+  const [row] = await tx.payment.updateManyAndReturn({
+    where: { ...move.where, id: move.id, status: { in: PAYMENT_TRANSITIONS[move.to] } },
+    data: { ...move.data, status: move.to },
+  });
+  if (!row) return null;
+  const object = serializePayment(row);
+  await recordEvent(tx, { tenantId, type: move.event, object });
+  return { row, object };
+}
+
+/**
+ * A transition asked for by a caller (REST, dashboard): 404 for an unknown payment, 409
+ * invalid_transition when its state does not allow it. `manualOnly`: a Stripe payment follows Stripe
+ * and is never moved by hand.
  */
 export function transitionPayment(
   ctx: OperationContext,
-  input: { id: string; to: keyof typeof PAYMENT_TRANSITIONS; event: EventType; providerRef?: string },
+  input: {
+    id: string;
+    to: keyof typeof PAYMENT_TRANSITIONS;
+    event: EventType;
+    providerRef?: string;
+    manualOnly?: boolean;
+    data?: Prisma.PaymentUpdateManyMutationInput;
+  },
 ): Promise<PaymentResource> {
   const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
-    const [row] = await tx.payment.updateManyAndReturn({
-      where: { id: input.id, status: { in: PAYMENT_TRANSITIONS[input.to] } },
-      data: { status: input.to, ...(input.providerRef ? { providerRef: input.providerRef } : {}) },
+    const moved = await movePayment(tx, tenantId, {
+      id: input.id,
+      to: input.to,
+      event: input.event,
+      data: { ...input.data, ...(input.providerRef ? { providerRef: input.providerRef } : {}) },
+      where: input.manualOnly ? { provider: 'manual' } : undefined,
     });
-    if (!row) {
-      const current = await tx.payment.findUnique({ where: { id: input.id }, select: { status: true } });
-      if (!current) throw Errors.notFound('Payment');
-      throw Errors.invalidTransition(`A ${current.status} payment cannot become ${input.to}`);
+    if (moved) return moved.object;
+    const current = await tx.payment.findUnique({
+      where: { id: input.id },
+      select: { status: true, provider: true },
+    });
+    if (!current) throw Errors.notFound('Payment');
+    if (input.manualOnly && current.provider !== 'manual') {
+      throw Errors.invalidTransition(
+        `A Stripe payment follows Stripe's webhooks: it becomes ${input.to} when Stripe says so, never by hand`,
+      );
     }
-    const object = serializePayment(row);
-    await recordEvent(tx, { tenantId, type: input.event, object });
-    return object;
+    throw Errors.invalidTransition(`A ${current.status} payment cannot become ${input.to}`);
   });
 }

@@ -45,6 +45,8 @@ const ACTIONS = [
   'member.password_reset',
   'member.password_changed',
   'invitation.revoked',
+  'payment_provider.connected',
+  'payment_provider.disconnected',
 ] as const;
 type Action = (typeof ACTIONS)[number];
 type ServerAction = NonNullable<inferRouterInputs<AppRouter>['auditLog']['list']['action']>;

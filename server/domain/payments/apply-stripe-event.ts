@@ -1,0 +1,167 @@
+// Applies one verified Stripe event to the tenant's payments, once.
+//
+// Once: the event id is claimed in `stripe_events` first, in the same transaction as everything the
+// event changes. A repeat (Stripe retries, replays from its dashboard, two deliveries at the same time)
+// finds the claim, or waits for the first transaction and then finds it, and changes nothing.
+//
+// Any order: every change is a conditional move that only goes forward (pending → succeeded | failed,
+// a refunded total that only rises), so a late or repeated fact changes nothing. The one fact that
+// cannot be placed when it arrives early is a `charge.refunded` for a payment whose completion has not
+// arrived yet: only the completion names the PaymentIntent the charge belongs to. Such an event is kept
+// as `deferred` (with the charge's running refunded total) and applied in the transaction of the
+// completion that names its PaymentIntent; nothing is lost and nothing is applied to the wrong payment.
+import type { Payment } from '@/server/db/generated/client';
+import type { TenantTx } from '@/server/db/tenant-scope';
+import { inTransaction } from '@/server/domain/audit/record-audit';
+import type { OperationContext } from '@/server/domain/context';
+import type { StripeWebhookOutcome } from '@/server/domain/payment-providers/schemas';
+import { logger } from '@/server/log';
+import type { StripeNotice } from '@/server/stripe/webhook-events';
+import { onCheckoutFailed, onCheckoutPaid } from './checkout-outcome';
+import { recordRefundedTotal } from './record-refund';
+
+type Followed = Exclude<StripeNotice, { kind: 'not_followed' }>;
+
+interface Applied {
+  outcome: Exclude<StripeWebhookOutcome, 'duplicate'>;
+  paymentId?: string;
+  paymentIntentId?: string;
+  amountRefunded?: number;
+}
+
+export async function applyStripeEvent(
+  ctx: OperationContext,
+  event: { id: string; type: string },
+  notice: Followed,
+): Promise<StripeWebhookOutcome> {
+  return inTransaction(ctx, async (txCtx, tx) => {
+    const claimed = await tx.stripeEvent.createMany({
+      data: [{ tenantId: ctx.tenantId, eventId: event.id, type: event.type, outcome: 'ignored' }],
+      skipDuplicates: true,
+    });
+    if (claimed.count === 0) return 'duplicate';
+    const applied = await apply(tx, txCtx, notice);
+    await tx.stripeEvent.update({
+      where: { tenantId_eventId: { tenantId: ctx.tenantId, eventId: event.id } },
+      data: {
+        outcome: applied.outcome,
+        paymentId: applied.paymentId ?? null,
+        paymentIntentId: applied.paymentIntentId ?? null,
+        amountRefunded: applied.amountRefunded ?? null,
+      },
+    });
+    logger().info(
+      {
+        tenant_id: ctx.tenantId,
+        stripe_event_id: event.id,
+        type: event.type,
+        outcome: applied.outcome,
+        payment_id: applied.paymentId,
+      },
+      'stripe event',
+    );
+    return applied.outcome;
+  });
+}
+
+async function apply(tx: TenantTx, ctx: OperationContext, notice: Followed): Promise<Applied> {
+  switch (notice.kind) {
+    case 'unreadable':
+      logger().error({ tenant_id: ctx.tenantId, reason: notice.reason }, 'stripe event without what we read');
+      return { outcome: 'ignored' };
+    case 'checkout_paid': {
+      const payment = await checkoutPayment(tx, ctx, notice.sessionId, notice.metadata);
+      if (!payment) return { outcome: 'ignored' };
+      if (payment.status !== 'pending') return noChange(ctx, payment, 'paid');
+      if (!notice.paymentIntentId) {
+        logger().warn(
+          { payment_id: payment.id },
+          'paid Checkout Session without a PaymentIntent: no refunds',
+        );
+      }
+      await onCheckoutPaid(tx, ctx, payment, notice.paymentIntentId);
+      if (notice.paymentIntentId) await applyDeferredRefunds(tx, ctx, payment, notice.paymentIntentId);
+      return { outcome: 'applied', paymentId: payment.id };
+    }
+    case 'checkout_awaiting_payment': {
+      const payment = await checkoutPayment(tx, ctx, notice.sessionId, notice.metadata);
+      return payment ? { outcome: 'no_change', paymentId: payment.id } : { outcome: 'ignored' };
+    }
+    case 'checkout_failed': {
+      const payment = await checkoutPayment(tx, ctx, notice.sessionId, notice.metadata);
+      if (!payment) return { outcome: 'ignored' };
+      if (payment.status !== 'pending') return noChange(ctx, payment, 'failed');
+      await onCheckoutFailed(tx, ctx, payment);
+      return { outcome: 'applied', paymentId: payment.id };
+    }
+    case 'charge_refunded': {
+      if (!notice.paymentIntentId) return { outcome: 'ignored' };
+      const payment = await tx.payment.findFirst({
+        where: { provider: 'stripe', stripePaymentIntentId: notice.paymentIntentId },
+      });
+      if (!payment) {
+        // Its completion has not arrived yet (or it is not a payment of ours): wait for it.
+        return {
+          outcome: 'deferred',
+          paymentIntentId: notice.paymentIntentId,
+          amountRefunded: notice.amountRefunded,
+        };
+      }
+      const outcome = await recordRefundedTotal(tx, ctx.tenantId, payment, notice.amountRefunded);
+      return { outcome, paymentId: payment.id, paymentIntentId: notice.paymentIntentId };
+    }
+  }
+}
+
+/**
+ * The tenant's Stripe payment whose Checkout Session this is. The session id is the payment's
+ * provider_ref; the metadata we put on the session must agree with it.
+ */
+async function checkoutPayment(
+  tx: TenantTx,
+  ctx: OperationContext,
+  sessionId: string,
+  metadata: Record<string, string>,
+): Promise<Payment | null> {
+  const payment = await tx.payment.findFirst({ where: { provider: 'stripe', providerRef: sessionId } });
+  if (!payment) return null;
+  if (metadata.payment_id !== undefined && metadata.payment_id !== payment.id) {
+    logger().warn(
+      { tenant_id: ctx.tenantId, payment_id: payment.id, metadata_payment_id: metadata.payment_id },
+      "Checkout Session's metadata names another payment: ignored",
+    );
+    return null;
+  }
+  return payment;
+}
+
+function noChange(ctx: OperationContext, payment: Payment, says: 'paid' | 'failed'): Applied {
+  // A paid session for a payment we failed (or the reverse) cannot happen at Stripe: an expired session
+  // takes no money. Worth a person's attention if it ever does.
+  const contradicts =
+    (says === 'paid' && payment.status === 'failed') || (says === 'failed' && payment.status !== 'failed');
+  if (contradicts) {
+    logger().error(
+      { tenant_id: ctx.tenantId, payment_id: payment.id, status: payment.status, stripe_says: says },
+      'Stripe contradicts the payment: left as it is',
+    );
+  }
+  return { outcome: 'no_change', paymentId: payment.id };
+}
+
+/** charge.refunded events that arrived before this completion: the largest running total applies. */
+async function applyDeferredRefunds(
+  tx: TenantTx,
+  ctx: OperationContext,
+  payment: Payment,
+  paymentIntentId: string,
+) {
+  const waiting = await tx.stripeEvent.findMany({ where: { outcome: 'deferred', paymentIntentId } });
+  if (waiting.length === 0) return;
+  const total = Math.max(...waiting.map((e) => e.amountRefunded ?? 0));
+  await recordRefundedTotal(tx, ctx.tenantId, payment, total);
+  await tx.stripeEvent.updateMany({
+    where: { outcome: 'deferred', paymentIntentId },
+    data: { outcome: 'applied', paymentId: payment.id },
+  });
+}

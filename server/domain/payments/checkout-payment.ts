@@ -1,0 +1,130 @@
+// A payment collected through a Stripe Checkout Session, in the order a paid booking needs it:
+//
+//   1. prepareCheckout (before the booking's transaction): the session, created at Stripe with the ids
+//      the booking and its payment are about to get. Nothing is stored yet, so a tenant without Stripe
+//      (409 payment_provider_missing) or Stripe out of reach (502) leaves nothing behind.
+//   2. recordCheckoutPayment (inside that transaction): the pending Stripe payment with the session's
+//      id and URL, and payment.created, committed with the booking or not at all.
+//   3. abandonCheckout, when that transaction does not commit: the session is expired at Stripe so no
+//      one can pay for a booking that was never stored.
+//
+// expireCheckout withdraws the session of a stored payment when its hold runs out first.
+import type { TenantTx } from '@/server/db/tenant-scope';
+import type { OperationContext } from '@/server/domain/context';
+import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
+import { requireStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
+import { recordEvent } from '@/server/events/record';
+import { newId } from '@/server/lib/ids';
+import { logger } from '@/server/log';
+import { type CheckoutSession, createCheckoutSession, expireCheckoutSession } from '@/server/stripe/checkout';
+import { type PaymentResource, serializePayment } from './serialize';
+
+export interface CheckoutRequest {
+  bookingId: string;
+  /** Integer minor units (the deposit or the price). */
+  amount: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+  /** When the booking's hold ends: the session expires then (or at Stripe's 30-minute minimum). */
+  holdEndsAt: Date;
+  /** What the customer sees on Stripe's page, e.g. the service's name. */
+  description: string;
+  customerEmail?: string;
+}
+
+export interface PreparedCheckout {
+  paymentId: string;
+  bookingId: string;
+  amount: number;
+  currency: string;
+  createdAt: Date;
+  session: CheckoutSession;
+}
+
+/** Step 1: the Checkout Session for a payment that is about to be stored (see the top of this file). */
+export async function prepareCheckout(
+  ctx: OperationContext,
+  request: CheckoutRequest,
+): Promise<PreparedCheckout> {
+  const stripe = await requireStripeConnection(ctx);
+  const paymentId = newId('payment');
+  const createdAt = new Date();
+  const result = await createCheckoutSession(stripe.secretKey, {
+    tenantId: ctx.tenantId,
+    bookingId: request.bookingId,
+    paymentId,
+    amount: request.amount,
+    currency: request.currency,
+    description: request.description,
+    holdEndsAt: request.holdEndsAt,
+    createdAt,
+    customerEmail: request.customerEmail,
+  });
+  if (!result.ok) throw providerProblem(result.failure);
+  return {
+    paymentId,
+    bookingId: request.bookingId,
+    amount: request.amount,
+    currency: request.currency,
+    createdAt,
+    session: result.session,
+  };
+}
+
+/** Step 2, in the caller's transaction: the pending Stripe payment and payment.created. */
+export async function recordCheckoutPayment(
+  tx: TenantTx,
+  tenantId: string,
+  prepared: PreparedCheckout,
+): Promise<PaymentResource> {
+  const row = await tx.payment.create({
+    data: {
+      id: prepared.paymentId,
+      tenantId,
+      bookingId: prepared.bookingId,
+      amount: prepared.amount,
+      currency: prepared.currency,
+      provider: 'stripe',
+      providerRef: prepared.session.id,
+      checkoutUrl: prepared.session.url,
+      createdAt: prepared.createdAt,
+    },
+  });
+  const object = serializePayment(row);
+  await recordEvent(tx, { tenantId, type: 'payment.created', object });
+  return object;
+}
+
+/** Step 3: the booking was not stored, so its session must stop taking money. Never throws (logged). */
+export async function abandonCheckout(ctx: OperationContext, prepared: PreparedCheckout): Promise<void> {
+  try {
+    const stripe = await requireStripeConnection(ctx);
+    const result = await expireCheckoutSession(stripe.secretKey, prepared.session.id);
+    if (!result.ok || result.status === 'complete') {
+      logger().error(
+        { tenant_id: ctx.tenantId, payment_id: prepared.paymentId, result },
+        'could not withdraw the Checkout Session of a booking that was not stored',
+      );
+    }
+  } catch (error) {
+    logger().error({ err: error, tenant_id: ctx.tenantId }, 'could not withdraw a Checkout Session');
+  }
+}
+
+/**
+ * A stored Stripe payment's hold ran out: its session is expired at Stripe (its checkout.session.expired
+ * webhook then fails the payment). `complete`: it was paid first, and the completion's webhook confirms
+ * it. 409 payment_provider_missing / 502 payment_provider_unavailable when Stripe cannot be asked.
+ */
+export async function expireCheckout(
+  ctx: OperationContext,
+  payment: { provider: string; providerRef: string | null },
+): Promise<'expired' | 'complete'> {
+  if (payment.provider !== 'stripe' || !payment.providerRef) {
+    throw new Error('expireCheckout: not a Stripe payment with a Checkout Session');
+  }
+  const stripe = await requireStripeConnection(ctx);
+  const result = await expireCheckoutSession(stripe.secretKey, payment.providerRef);
+  if (!result.ok) throw providerProblem(result.failure);
+  return result.status;
+}
