@@ -28,7 +28,8 @@ const API_CONVENTIONS = [
   'Multi-tenant bookings, conversations, payments and signed webhooks.',
   '',
   '- **Tenancy**: every request names its tenant in `X-Tenant-ID` (UUID), checked before the credential; ' +
-    'exempt: `/auth/*` (optional there, must match when sent), this document and the WhatsApp webhook.',
+    'exempt: `/auth/*` (optional there, must match when sent), this document, the WhatsApp webhook and ' +
+    "the Stripe webhook (its path names the tenant; Stripe's signature authenticates it).",
   '- **Credentials**: `Authorization: Bearer <API key | access token>`. API keys ' +
     '(`sk_live_<prefix>_<secret>`) act with the `admin` role. Access tokens are HS256 JWTs ' +
     'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`).',
