@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetSettingsCache } from '@/server/config/settings';
+import { type FakeAccount, type FakeStripe, startFakeStripe } from '@/test/fake-stripe';
 import {
   CHECKOUT_EXPIRY_MARGIN_MS,
   CHECKOUT_MAX_LIFETIME_MS,
   CHECKOUT_MIN_LIFETIME_MS,
   checkoutIdempotencyKey,
   checkoutSessionExpiresAt,
+  createCheckoutSession,
+  expireCheckoutSession,
 } from './checkout';
 
 const created = new Date('2026-03-29T00:59:30.250Z');
@@ -42,5 +46,90 @@ describe('checkoutSessionExpiresAt', () => {
 
   it('derives the idempotency key from the payment', () => {
     expect(checkoutIdempotencyKey('pay_01J')).toBe('switchboard-checkout-pay_01J');
+  });
+});
+
+describe('against the stand-in Stripe, through the SDK', () => {
+  let fake: FakeStripe;
+  let account: FakeAccount;
+  beforeAll(async () => {
+    fake = await startFakeStripe();
+    process.env.STRIPE_API_URL = fake.url;
+    resetSettingsCache();
+    account = fake.createAccount();
+  });
+  afterAll(async () => {
+    await fake.close();
+    delete process.env.STRIPE_API_URL;
+    resetSettingsCache();
+  });
+
+  const input = (paymentId: string, holdMs = 3_600_000) => ({
+    tenantId: '9b2d6c1e-3f4a-4b5c-8d7e-6f5a4b3c2d1e',
+    bookingId: `bkg_for_${paymentId}`,
+    paymentId,
+    amount: 1999,
+    currency: 'JPY',
+    description: 'Massage',
+    holdEndsAt: new Date(Date.now() + holdMs),
+    createdAt: new Date(),
+  });
+
+  it('creates the session with the payment’s parameters and key', async () => {
+    const result = await createCheckoutSession(account.secretKey, input('pay_a'));
+    if (!result.ok) throw new Error(JSON.stringify(result.failure));
+    const session = fake.session(result.session.id);
+    expect(session).toMatchObject({
+      mode: 'payment',
+      amount_total: 1999,
+      currency: 'jpy',
+      client_reference_id: 'bkg_for_pay_a',
+      metadata: { payment_id: 'pay_a', booking_id: 'bkg_for_pay_a' },
+      status: 'open',
+      url: result.session.url,
+    });
+    expect(fake.requestsTo('POST', /^\/v1\/checkout\/sessions$/).at(-1)?.idempotencyKey).toBe(
+      'switchboard-checkout-pay_a',
+    );
+  });
+
+  it('expires an open session, reports one already expired or paid, and classifies failures', async () => {
+    const open = await createCheckoutSession(account.secretKey, input('pay_b'));
+    const paid = await createCheckoutSession(account.secretKey, input('pay_c'));
+    if (!open.ok || !paid.ok) throw new Error('no session');
+    fake.completeSession(paid.session.id);
+    expect(await expireCheckoutSession(account.secretKey, open.session.id)).toEqual({
+      ok: true,
+      status: 'expired',
+    });
+    expect(await expireCheckoutSession(account.secretKey, open.session.id)).toEqual({
+      ok: true,
+      status: 'expired',
+    });
+    expect(await expireCheckoutSession(account.secretKey, paid.session.id)).toEqual({
+      ok: true,
+      status: 'complete',
+    });
+    const unknown = await expireCheckoutSession(account.secretKey, 'cs_test_nobody');
+    expect(unknown).toMatchObject({ ok: false, failure: { kind: 'refused' } });
+    const stranger = await createCheckoutSession('sk_test_unknownToStripe000000', input('pay_d'));
+    expect(stranger).toMatchObject({ ok: false, failure: { kind: 'key_refused' } });
+    fake.failNext(/^\/v1\/checkout\/sessions$/, { kind: 'status', status: 500 }, 3);
+    expect(await createCheckoutSession(account.secretKey, input('pay_e'))).toMatchObject({
+      ok: false,
+      failure: { kind: 'unavailable' },
+    });
+  });
+
+  it('is refused by Stripe when asked for an expiry it does not allow (why the margin exists)', async () => {
+    const tooSoon = {
+      ...input('pay_f'),
+      createdAt: new Date(Date.now() - 5 * MINUTE),
+      holdEndsAt: new Date(),
+    };
+    expect(await createCheckoutSession(account.secretKey, tooSoon)).toMatchObject({
+      ok: false,
+      failure: { kind: 'refused', param: 'expires_at' },
+    });
   });
 });
