@@ -14,7 +14,8 @@ export const auditLogRoutes = [
     summary: 'Who changed what: keys, webhook endpoints, channels, members, invitations, secrets',
     description:
       'Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, ' +
-      'channels, members, invitations and secrets is recorded in the same transaction as the change: a ' +
+      'channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is ' +
+      'recorded in the same transaction as the change: a ' +
       'change that fails leaves no entry, and an entry never exists without its change. Entries hold ids ' +
       'only (actor, target), never a secret, and cannot be changed or deleted through any interface (the ' +
       'database refuses it too). They are kept indefinitely: event retention does not touch them. Changes ' +
