@@ -2397,6 +2397,86 @@ export interface components {
             /** @description Sets or replaces the provider's reference */
             provider_ref?: string;
         };
+        /**
+         * @description The body is optional (no amount: all that remains)
+         * @example {
+         *       "amount": 1500
+         *     }
+         */
+        RefundPaymentRequest: {
+            /**
+             * @description Stripe payments: integer minor units to refund, at most what remains (default: all of it). Manual payments are refunded in full (an amount other than the whole is refused)
+             * @example 1500
+             */
+            amount?: number;
+        };
+        /**
+         * @description A connected Stripe account: never its secrets, only their last 4 characters, and the tenant's webhook URL
+         * @example {
+         *       "provider": "stripe",
+         *       "account_id": "acct_1PqR5sTuVwXyZ012",
+         *       "livemode": false,
+         *       "webhook_url": "https://switchboard.example.com/api/v1/payment-providers/stripe/webhook/9b2d6c1e-3f4a-4b5c-8d7e-6f5a4b3c2d1e",
+         *       "secret_key_last4": "6789",
+         *       "webhook_secret_last4": "1706",
+         *       "connected_at": "2026-01-20T09:00:00.000Z"
+         *     }
+         */
+        PaymentProviderConnection: {
+            /** @enum {string} */
+            provider: "stripe";
+            /** @description The Stripe account the secret key belongs to */
+            account_id: string;
+            /** @description false for test-mode keys (sk_test_…, rk_test_…) */
+            livemode: boolean;
+            /**
+             * Format: uri
+             * @description This tenant's inbound URL: add it in Stripe (Developers > Webhooks) as the endpoint of the events listed in the integrator guide
+             */
+            webhook_url: string;
+            /** @description The last 4 characters of the secret key (a hint) */
+            secret_key_last4: string;
+            /** @description The last 4 characters of the signing secret (a hint) */
+            webhook_secret_last4: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            connected_at: string;
+        };
+        /**
+         * @description The Stripe account's keys; neither is ever returned
+         * @example {
+         *       "secret_key": "sk_test_51PqR5sTuVwXyZ0123456789",
+         *       "webhook_secret": "whsec_9f8e7d6c5b4a39281706"
+         *     }
+         */
+        ConnectStripeRequest: {
+            /** @description Secret (or restricted) API key of the Stripe account; write-only */
+            secret_key: string;
+            /** @description Signing secret of the Stripe webhook endpoint that points at this tenant's webhook_url; write-only */
+            webhook_secret: string;
+        };
+        PaymentProviderList: {
+            /** @description The connected providers (none: an empty list) */
+            data: components["schemas"]["PaymentProviderConnection"][];
+        };
+        /**
+         * @description What became of a Stripe event
+         * @example {
+         *       "received": true,
+         *       "outcome": "applied"
+         *     }
+         */
+        StripeWebhookAck: {
+            /** @enum {boolean} */
+            received: true;
+            /**
+             * @description applied: a payment changed; no_change: about a known payment, already in that state; deferred: a refund that waits for its payment to complete; ignored: not about a payment of this tenant, or a type the service does not follow; duplicate: this event id was already received
+             * @enum {string}
+             */
+            outcome: "applied" | "no_change" | "deferred" | "ignored" | "duplicate";
+        };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         ConversationList: {
             data: components["schemas"]["Conversation"][];
@@ -4595,13 +4675,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Stripe payments: integer minor units to refund, at most what remains (default: all of it). Manual payments are refunded in full (an amount other than the whole is refused)
-                     * @example 1500
-                     */
-                    amount?: number;
-                };
+                "application/json": components["schemas"]["RefundPaymentRequest"];
             };
         };
         responses: {
@@ -4718,12 +4792,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Secret (or restricted) API key of the Stripe account; write-only */
-                    secret_key: string;
-                    /** @description Signing secret of the Stripe webhook endpoint that points at this tenant's webhook_url; write-only */
-                    webhook_secret: string;
-                };
+                "application/json": components["schemas"]["ConnectStripeRequest"];
             };
         };
         responses: {
@@ -4733,28 +4802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        provider: "stripe";
-                        /** @description The Stripe account the secret key belongs to */
-                        account_id: string;
-                        /** @description false for test-mode keys (sk_test_…, rk_test_…) */
-                        livemode: boolean;
-                        /**
-                         * Format: uri
-                         * @description This tenant's inbound URL: add it in Stripe (Developers > Webhooks) as the endpoint of the events listed in the integrator guide
-                         */
-                        webhook_url: string;
-                        /** @description The last 4 characters of the secret key (a hint) */
-                        secret_key_last4: string;
-                        /** @description The last 4 characters of the signing secret (a hint) */
-                        webhook_secret_last4: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC timestamp
-                         */
-                        connected_at: string;
-                    };
+                    "application/json": components["schemas"]["PaymentProviderConnection"];
                 };
             };
             /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
@@ -4906,31 +4954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The connected providers (none: an empty list) */
-                        data: {
-                            /** @enum {string} */
-                            provider: "stripe";
-                            /** @description The Stripe account the secret key belongs to */
-                            account_id: string;
-                            /** @description false for test-mode keys (sk_test_…, rk_test_…) */
-                            livemode: boolean;
-                            /**
-                             * Format: uri
-                             * @description This tenant's inbound URL: add it in Stripe (Developers > Webhooks) as the endpoint of the events listed in the integrator guide
-                             */
-                            webhook_url: string;
-                            /** @description The last 4 characters of the secret key (a hint) */
-                            secret_key_last4: string;
-                            /** @description The last 4 characters of the signing secret (a hint) */
-                            webhook_secret_last4: string;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC timestamp
-                             */
-                            connected_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PaymentProviderList"];
                 };
             };
             /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
@@ -5009,15 +5033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        received: true;
-                        /**
-                         * @description applied: a payment changed; no_change: about a known payment, already in that state; deferred: a refund that waits for its payment to complete; ignored: not about a payment of this tenant, or a type the service does not follow; duplicate: this event id was already received
-                         * @enum {string}
-                         */
-                        outcome: "applied" | "no_change" | "deferred" | "ignored" | "duplicate";
-                    };
+                    "application/json": components["schemas"]["StripeWebhookAck"];
                 };
             };
             /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */

@@ -36,7 +36,18 @@ import {
   MemberList,
   PasswordResetLink,
 } from '@/server/domain/members/schemas';
-import { CreatePaymentInput, Payment, SucceedPaymentInput } from '@/server/domain/payments/schemas';
+import {
+  ConnectStripeInput,
+  PaymentProviderConnection,
+  PaymentProviderList,
+  StripeWebhookAck,
+} from '@/server/domain/payment-providers/schemas';
+import {
+  CreatePaymentInput,
+  Payment,
+  RefundPaymentInput,
+  SucceedPaymentInput,
+} from '@/server/domain/payments/schemas';
 import {
   CreateWebhookInput,
   Delivery,
@@ -91,6 +102,15 @@ component(AssignInput, 'AssignRequest');
 component(Payment, 'Payment');
 component(CreatePaymentInput, 'CreatePaymentRequest');
 component(SucceedPaymentInput, 'SucceedPaymentRequest', 'The body is optional');
+component(RefundPaymentInput, 'RefundPaymentRequest', 'The body is optional (no amount: all that remains)');
+component(ConnectStripeInput, 'ConnectStripeRequest', "The Stripe account's keys; neither is ever returned");
+component(
+  PaymentProviderConnection,
+  'PaymentProviderConnection',
+  "A connected Stripe account: never its secrets, only their last 4 characters, and the tenant's webhook URL",
+);
+component(PaymentProviderList, 'PaymentProviderList');
+component(StripeWebhookAck, 'StripeWebhookAck', 'What became of a Stripe event');
 component(CreateWebhookInput, 'CreateWebhookEndpoint');
 component(UpdateWebhookInput, 'UpdateWebhookEndpoint');
 component(WebhookEndpoint, 'WebhookEndpoint');
