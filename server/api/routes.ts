@@ -1,4 +1,5 @@
 // Every /api/v1 operation. Add a module's routes here and they are served and documented.
+import type { Principal } from '@/server/auth/principal';
 import { compileRoutes, handleApiRequest } from '@/server/http/dispatch';
 import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
@@ -40,4 +41,12 @@ const table = compileRoutes(routes);
 
 export function handleApi(request: Request): Promise<Response> {
   return handleApiRequest(request, table);
+}
+
+/**
+ * The dashboard's way to a REST-only route (a streamed file): `/api/dashboard/v1/<path>`, the same
+ * pipeline, permission and answers, with the signed-in member's session as the credential.
+ */
+export function handleDashboardApi(request: Request, session: () => Promise<Principal>): Promise<Response> {
+  return handleApiRequest(request, table, { prefix: '/api/dashboard/v1', session });
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PAYMENT_STATUSES } from '@/server/client-safe/statuses';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
-export const PaymentStatus = z.enum(['pending', 'succeeded', 'failed', 'refunded']);
+export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 
 /** ISO 4217 codes this runtime knows (Intl's list), so a typo like `EUD` is refused. */
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
