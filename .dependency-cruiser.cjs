@@ -32,11 +32,21 @@ module.exports = {
     {
       name: 'ui-only-trpc-types',
       comment:
-        'UI code (app/ outside app/api/) reaches the server only through tRPC: the router types and ' +
-        'server/trpc/membership for server components. Anything else belongs behind a tRPC procedure.',
+        'UI code (app/ outside app/api/) reaches the server only through tRPC (the router types, and ' +
+        'server/trpc/membership for server components) and the client-safe constants ' +
+        '(server/client-safe/). Anything else belongs behind a tRPC procedure.',
       severity: 'error',
       from: { path: '^app/', pathNot: ['^app/api/', TEST] },
-      to: { path: '^server/', pathNot: '^server/trpc/' },
+      to: { path: '^server/', pathNot: '^server/(trpc|client-safe)/' },
+    },
+    {
+      name: 'client-safe-imports-nothing',
+      comment:
+        'server/client-safe/ is bundled into the browser: it imports nothing but itself (no server ' +
+        'module, no package), so importing it can never pull server code into the page.',
+      severity: 'error',
+      from: { path: '^server/client-safe/', pathNot: TEST },
+      to: { pathNot: '^server/client-safe/' },
     },
     {
       name: 'not-to-test-from-product',

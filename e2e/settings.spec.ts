@@ -79,7 +79,7 @@ test('an agent sees bookings and conversations only, and cannot open settings', 
   await page.screenshot({ path: 'test-results/screens/agent-forbidden.png' });
   // The API behind the pages refuses too, whatever the UI shows.
   const status = await page.evaluate(
-    async () => (await fetch('/api/trpc/apiKeys.list?input=%7B%22json%22%3A%7B%7D%7D')).status,
+    async () => (await fetch('/api/trpc/apiKeys.listApiKeys?input=%7B%22json%22%3A%7B%7D%7D')).status,
   );
   expect(status).toBe(403);
 });

@@ -70,13 +70,13 @@ export interface paths {
         };
         /**
          * List usable API keys (prefix, last use; never the secret)
-         * @description Requires role admin.
+         * @description Permission `api_keys.read` (roles: admin).
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key (the key is shown once)
-         * @description Requires role admin.
+         * @description Permission `api_keys.write` (roles: admin).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -97,7 +97,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key at once
-         * @description Requires role admin.
+         * @description Permission `api_keys.write` (roles: admin).
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Replace an API key with a new one
-         * @description The new key works at once. The old key stops at once, or after grace_seconds (at most 86400). Requires role admin.
+         * @description The new key works at once. The old key stops at once, or after grace_seconds (at most 86400). Permission `api_keys.write` (roles: admin).
          */
         post: operations["rotateApiKey"];
         delete?: never;
@@ -134,13 +134,13 @@ export interface paths {
         };
         /**
          * List the tenant's bookings
-         * @description Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive).
+         * @description Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive). Permission `bookings.read` (roles: admin, agent).
          */
         get: operations["listBookings"];
         put?: never;
         /**
          * Create a booking (starts pending)
-         * @description Emits booking.created. end_at must be after start_at (422).
+         * @description Emits booking.created. end_at must be after start_at (422). Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["createBooking"];
         delete?: never;
@@ -156,7 +156,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a booking */
+        /**
+         * Read a booking
+         * @description Permission `bookings.read` (roles: admin, agent).
+         */
         get: operations["getBooking"];
         put?: never;
         post?: never;
@@ -165,7 +168,7 @@ export interface paths {
         head?: never;
         /**
          * Change or reschedule a booking
-         * @description Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A cancelled or completed booking cannot be changed (409 invalid_transition).
+         * @description Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A cancelled or completed booking cannot be changed (409 invalid_transition). Permission `bookings.write` (roles: admin, agent).
          */
         patch: operations["updateBooking"];
         trace?: never;
@@ -181,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a pending booking
-         * @description Emits booking.confirmed. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final.
+         * @description Emits booking.confirmed. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["confirmBooking"];
         delete?: never;
@@ -201,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a pending or confirmed booking
-         * @description Emits booking.cancelled; the optional reason is kept as cancellation_reason. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final.
+         * @description Emits booking.cancelled; the optional reason is kept as cancellation_reason. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["cancelBooking"];
         delete?: never;
@@ -221,7 +224,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a confirmed booking
-         * @description Emits booking.completed. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final.
+         * @description Emits booking.completed. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["completeBooking"];
         delete?: never;
@@ -239,13 +242,13 @@ export interface paths {
         };
         /**
          * List the tenant's payments
-         * @description Filters: status, booking_id.
+         * @description Filters: status, booking_id. Permission `payments.read` (roles: admin, agent).
          */
         get: operations["listPayments"];
         put?: never;
         /**
          * Record a payment (starts pending)
-         * @description Records a payment collected outside the service (provider manual). amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must be a booking of this tenant (422). Stripe payments are not recorded here: they are created with their Checkout Session. Emits payment.created. Requires role admin.
+         * @description Records a payment collected outside the service (provider manual). amount is a positive integer in minor units, currency an ISO 4217 code; booking_id, if given, must be a booking of this tenant (422). Stripe payments are not recorded here: they are created with their Checkout Session. Emits payment.created. Permission `payments.write` (roles: admin).
          */
         post: operations["createPayment"];
         delete?: never;
@@ -261,7 +264,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a payment */
+        /**
+         * Read a payment
+         * @description Permission `payments.read` (roles: admin, agent).
+         */
         get: operations["getPayment"];
         put?: never;
         post?: never;
@@ -282,7 +288,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a pending payment as succeeded
-         * @description Emits payment.succeeded. Manual payments only: a Stripe payment follows Stripe's webhooks and answers 409 invalid_transition. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
+         * @description Emits payment.succeeded. Manual payments only: a Stripe payment follows Stripe's webhooks and answers 409 invalid_transition. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Permission `payments.write` (roles: admin).
          */
         post: operations["succeedPayment"];
         delete?: never;
@@ -302,7 +308,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a pending payment as failed
-         * @description Emits payment.failed. Manual payments only: a Stripe payment follows Stripe's webhooks and answers 409 invalid_transition. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
+         * @description Emits payment.failed. Manual payments only: a Stripe payment follows Stripe's webhooks and answers 409 invalid_transition. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Permission `payments.write` (roles: admin).
          */
         post: operations["failPayment"];
         delete?: never;
@@ -322,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a succeeded payment (Stripe payments: in full or in part, through Stripe)
-         * @description Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 payment_provider_refused. Emits payment.refunded when the payment becomes refunded. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Requires role admin.
+         * @description Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 payment_provider_refused. Emits payment.refunded when the payment becomes refunded. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Permission `payments.write` (roles: admin).
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -341,13 +347,13 @@ export interface paths {
         get?: never;
         /**
          * Connect the tenant's Stripe account (or replace its keys)
-         * @description The secret key is checked with Stripe first (GET /v1/account): a key Stripe refuses is 422 provider_verification_failed and nothing is stored; Stripe out of reach is 502 payment_provider_unavailable. Both secrets are stored encrypted and never returned (only their last 4 characters). Then add webhook_url in Stripe as a webhook endpoint for these events: checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, checkout.session.async_payment_failed, charge.refunded; its signing secret is the webhook_secret given here. Recorded in the audit log (payment_provider.connected). Requires role admin.
+         * @description The secret key is checked with Stripe first (GET /v1/account): a key Stripe refuses is 422 provider_verification_failed and nothing is stored; Stripe out of reach is 502 payment_provider_unavailable. Both secrets are stored encrypted and never returned (only their last 4 characters). Then add webhook_url in Stripe as a webhook endpoint for these events: checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, checkout.session.async_payment_failed, charge.refunded; its signing secret is the webhook_secret given here. Recorded in the audit log (payment_provider.connected). Permission `payment_providers.write` (roles: admin).
          */
         put: operations["connectStripe"];
         post?: never;
         /**
          * Disconnect Stripe and forget the tenant's Stripe keys
-         * @description Stripe's webhooks for the tenant are refused from then on. Stripe payments keep their state; refunding them answers 409 payment_provider_missing until Stripe is connected again. 404 when Stripe is not connected. Recorded in the audit log (payment_provider.disconnected). Requires role admin.
+         * @description Stripe's webhooks for the tenant are refused from then on. Stripe payments keep their state; refunding them answers 409 payment_provider_missing until Stripe is connected again. 404 when Stripe is not connected. Recorded in the audit log (payment_provider.disconnected). Permission `payment_providers.write` (roles: admin).
          */
         delete: operations["disconnectStripe"];
         options?: never;
@@ -364,7 +370,7 @@ export interface paths {
         };
         /**
          * The tenant's connected payment providers
-         * @description Manual payments need no provider and are not listed. Secrets are never returned. Requires role admin.
+         * @description Manual payments need no provider and are not listed. Secrets are never returned. Permission `payment_providers.read` (roles: admin).
          */
         get: operations["listPaymentProviders"];
         put?: never;
@@ -404,13 +410,13 @@ export interface paths {
         };
         /**
          * List the tenant's conversations
-         * @description Filters: status, handled_by, assignee_id. The hand-off queue is ?status=pending_human.
+         * @description Filters: status, handled_by, assignee_id. The hand-off queue is ?status=pending_human. Permission `conversations.read` (roles: admin, agent).
          */
         get: operations["listConversations"];
         put?: never;
         /**
          * Start a conversation
-         * @description Inbound WhatsApp messages start conversations by themselves; this starts one from your side. whatsapp needs channel_id (a WhatsApp channel of this tenant) and contact.phone; web and sms have no sender configured on this service, so outbound messages on them fail with a reason. Emits conversation.created.
+         * @description Inbound WhatsApp messages start conversations by themselves; this starts one from your side. whatsapp needs channel_id (a WhatsApp channel of this tenant) and contact.phone; web and sms have no sender configured on this service, so outbound messages on them fail with a reason. Emits conversation.created. Permission `conversations.write` (roles: admin, agent).
          */
         post: operations["createConversation"];
         delete?: never;
@@ -426,7 +432,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a conversation */
+        /**
+         * Read a conversation
+         * @description Permission `conversations.read` (roles: admin, agent).
+         */
         get: operations["getConversation"];
         put?: never;
         post?: never;
@@ -443,12 +452,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a conversation's messages */
+        /**
+         * List a conversation's messages
+         * @description Permission `conversations.read` (roles: admin, agent).
+         */
         get: operations["listConversationMessages"];
         put?: never;
         /**
          * Send a message to the contact
-         * @description Exactly one of `text`, `template` (an approved WhatsApp template, allowed at any time) or `media` (an https `link` WhatsApp fetches). On WhatsApp, `text` and `media` need the customer service window open (`window_expires_at` in the future): otherwise 422 outside_customer_service_window, and nothing is stored or sent. Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses (Meta’s 131047 "re-engagement" refusal also closes the window), times out (10 s) or no sender is configured. When Meta answers with its rate limit (130429) the message stays queued and is sent again after 2 s, 4 s, … 512 s; only then does it fail. Later delivery and read receipts move it forward.
+         * @description Exactly one of `text`, `template` (an approved WhatsApp template, allowed at any time) or `media` (an https `link` WhatsApp fetches). On WhatsApp, `text` and `media` need the customer service window open (`window_expires_at` in the future): otherwise 422 outside_customer_service_window, and nothing is stored or sent. Stored as queued, then sent through the conversation's WhatsApp channel (Cloud API). The answer is the message after the attempt: sent with external_id (conversation.message.sent), or failed with failure_reason (conversation.message.failed) when the provider refuses (Meta’s 131047 "re-engagement" refusal also closes the window), times out (10 s) or no sender is configured. When Meta answers with its rate limit (130429) the message stays queued and is sent again after 2 s, 4 s, … 512 s; only then does it fail. Later delivery and read receipts move it forward. Permission `conversations.write` (roles: admin, agent).
          */
         post: operations["sendConversationMessage"];
         delete?: never;
@@ -466,7 +478,7 @@ export interface paths {
         };
         /**
          * Download an inbound message's file
-         * @description Streams the image, video, audio, document or sticker of an inbound WhatsApp message, fetched from the Graph API with the channel's token at the moment of the request (the token is never exposed). Content-Type is the file’s; images, audio and video are sent `inline`, anything else as an `attachment`, always under a sandboxing Content-Security-Policy. A message without a file gets 404; a file Meta does not hand over, or one larger than WHATSAPP_MEDIA_MAX_BYTES (default 100 MB), gets 502 media_unavailable.
+         * @description Streams the image, video, audio, document or sticker of an inbound WhatsApp message, fetched from the Graph API with the channel's token at the moment of the request (the token is never exposed). Content-Type is the file’s; images, audio and video are sent `inline`, anything else as an `attachment`, always under a sandboxing Content-Security-Policy. A message without a file gets 404; a file Meta does not hand over, or one larger than WHATSAPP_MEDIA_MAX_BYTES (default 100 MB), gets 502 media_unavailable. Permission `conversations.read` (roles: admin, agent).
          */
         get: operations["getMessageMedia"];
         put?: never;
@@ -488,7 +500,7 @@ export interface paths {
         put?: never;
         /**
          * Hand the conversation from the AI to a person
-         * @description Only an open conversation handled by the AI (else 409 invalid_transition). It becomes pending_human, handled_by human, keeping reason and summary. Emits conversation.handoff.requested. States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI.
+         * @description Only an open conversation handled by the AI (else 409 invalid_transition). It becomes pending_human, handled_by human, keeping reason and summary. Emits conversation.handoff.requested. States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI. Permission `conversations.write` (roles: admin, agent).
          */
         post: operations["handoffConversation"];
         delete?: never;
@@ -508,7 +520,7 @@ export interface paths {
         put?: never;
         /**
          * Assign the conversation to a team member
-         * @description user_id must be a member of this tenant (422). An open or pending_human conversation becomes open, handled_by human, with that assignee; reassigning is allowed; a resolved one answers 409. Emits conversation.assigned. States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI.
+         * @description user_id must be a member of this tenant (422). An open or pending_human conversation becomes open, handled_by human, with that assignee; reassigning is allowed; a resolved one answers 409. Emits conversation.assigned. States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI. Permission `conversations.write` (roles: admin, agent).
          */
         post: operations["assignConversation"];
         delete?: never;
@@ -528,7 +540,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve the conversation
-         * @description Emits conversation.resolved; an already resolved conversation answers 409. States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI.
+         * @description Emits conversation.resolved; an already resolved conversation answers 409. States: open (AI or an assigned person) → pending_human (hand-off queue) → open (assigned) → resolved; a new inbound message reopens a resolved conversation for the AI. Permission `conversations.write` (roles: admin, agent).
          */
         post: operations["resolveConversation"];
         delete?: never;
@@ -546,13 +558,13 @@ export interface paths {
         };
         /**
          * List the tenant's channels
-         * @description Requires role admin.
+         * @description Permission `channels.read` (roles: admin).
          */
         get: operations["listChannels"];
         put?: never;
         /**
          * Register the tenant's WhatsApp number
-         * @description The access token must be able to read the number at the Graph API (GET /{phone_number_id} answers 200), else 422 channel_verification_failed and nothing is claimed. It is stored encrypted and never returned. A phone_number_id can belong to one tenant only (409 phone_number_id_taken). Point the Meta app webhook at /api/v1/channels/whatsapp/webhook. Requires role admin.
+         * @description The access token must be able to read the number at the Graph API (GET /{phone_number_id} answers 200), else 422 channel_verification_failed and nothing is claimed. It is stored encrypted and never returned. A phone_number_id can belong to one tenant only (409 phone_number_id_taken). Point the Meta app webhook at /api/v1/channels/whatsapp/webhook. Permission `channels.write` (roles: admin).
          */
         post: operations["createChannel"];
         delete?: never;
@@ -573,7 +585,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a channel and its token
-         * @description Its conversations stay; replies on them fail with a reason, and inbound traffic for the number is acknowledged and ignored. Requires role admin.
+         * @description Its conversations stay; replies on them fail with a reason, and inbound traffic for the number is acknowledged and ignored. Permission `channels.write` (roles: admin).
          */
         delete: operations["deleteChannel"];
         options?: never;
@@ -614,13 +626,13 @@ export interface paths {
         };
         /**
          * List webhook endpoints with their recent success rate
-         * @description Requires role admin.
+         * @description Permission `webhooks.read` (roles: admin).
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register a webhook endpoint (the signing secret is shown once)
-         * @description The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*, webhook.*) or catalog types. rate_limit_per_second (null: unlimited, or 1..1000) caps the attempts the endpoint receives in any second; the excess waits for a free slot and never fails for it. The service disables an endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts (default 50) whose first is at least WEBHOOK_DISABLE_AFTER old (default 24h): is_active false, disabled_reason failing, its pending deliveries failed, and a webhook.endpoint.disabled event for the other endpoints. Requires role admin.
+         * @description The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists *, a family (conversation.*, booking.*, payment.*, webhook.*) or catalog types. rate_limit_per_second (null: unlimited, or 1..1000) caps the attempts the endpoint receives in any second; the excess waits for a free slot and never fails for it. The service disables an endpoint after WEBHOOK_DISABLE_AFTER_FAILURES consecutive failed attempts (default 50) whose first is at least WEBHOOK_DISABLE_AFTER old (default 24h): is_active false, disabled_reason failing, its pending deliveries failed, and a webhook.endpoint.disabled event for the other endpoints. Permission `webhooks.write` (roles: admin).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -638,21 +650,21 @@ export interface paths {
         };
         /**
          * Read a webhook endpoint
-         * @description Requires role admin.
+         * @description Permission `webhooks.read` (roles: admin).
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint and its delivery log
-         * @description Requires role admin.
+         * @description Permission `webhooks.write` (roles: admin).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
          * Change url, events, description, is_active or rate_limit_per_second
-         * @description Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed). is_active: true re-enables it, also after the service disabled it: disabled_reason and disabled_at become null and the failure streak starts from zero; deliveries that failed meanwhile stay failed (POST /webhooks/{id}/recover requeues them). A change of rate_limit_per_second applies to the next attempt. Requires role admin.
+         * @description Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as failed). is_active: true re-enables it, also after the service disabled it: disabled_reason and disabled_at become null and the failure streak starts from zero; deliveries that failed meanwhile stay failed (POST /webhooks/{id}/recover requeues them). A change of rate_limit_per_second applies to the next attempt. Permission `webhooks.write` (roles: admin).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -668,7 +680,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret; both secrets sign for the next 24 h
-         * @description Requires role admin.
+         * @description Permission `webhooks.write` (roles: admin).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -688,7 +700,7 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook.test event to this endpoint only
-         * @description Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive when disabled. Requires role admin.
+         * @description Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive when disabled. Permission `webhooks.write` (roles: admin).
          */
         post: operations["sendWebhookTestEvent"];
         delete?: never;
@@ -708,7 +720,7 @@ export interface paths {
         put?: never;
         /**
          * Check that the receiver verifies signatures and timestamps
-         * @description Sends four webhook.test requests to the endpoint at once, each with its own webhook-id: valid (signed with the current secrets), bad_signature (signed with another secret), stale_timestamp (correctly signed, timestamp 10 minutes old) and tampered_body (signed, then the body changed). A correct receiver answers 2xx to valid only; a reject counts only when the receiver answers a non-2xx status (no answer is no verdict). These requests are not deliveries: nothing is recorded, and they are sent whether or not the endpoint is active, with the same SSRF rules, timeout and redirect refusal as deliveries. Answers 200 even when the check fails. Requires role admin.
+         * @description Sends four webhook.test requests to the endpoint at once, each with its own webhook-id: valid (signed with the current secrets), bad_signature (signed with another secret), stale_timestamp (correctly signed, timestamp 10 minutes old) and tampered_body (signed, then the body changed). A correct receiver answers 2xx to valid only; a reject counts only when the receiver answers a non-2xx status (no answer is no verdict). These requests are not deliveries: nothing is recorded, and they are sent whether or not the endpoint is active, with the same SSRF rules, timeout and redirect refusal as deliveries. Answers 200 even when the check fails. Permission `webhooks.write` (roles: admin).
          */
         post: operations["verifyWebhookReceiver"];
         delete?: never;
@@ -726,7 +738,7 @@ export interface paths {
         };
         /**
          * The endpoint's deliveries, filtered (status, event type, time, object, response status)
-         * @description Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. Requires role admin.
+         * @description Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. Permission `webhooks.read` (roles: admin).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -746,7 +758,7 @@ export interface paths {
         };
         /**
          * The endpoint's attempts per hour or day: succeeded, failed and latency
-         * @description Counts attempts (not deliveries) started in [since, until), in buckets that start on UTC hours or days; every bucket of the window is listed, oldest first, empty ones with zeros and null latency. Default: the last 24 hours by hour (the current hour last). 422 when until is not after since, or when the window holds more than 744 buckets. totals.pending counts the deliveries waiting for an attempt now. Requires role admin.
+         * @description Counts attempts (not deliveries) started in [since, until), in buckets that start on UTC hours or days; every bucket of the window is listed, oldest first, empty ones with zeros and null latency. Default: the last 24 hours by hour (the current hour last). 422 when until is not after since, or when the window holds more than 744 buckets. totals.pending counts the deliveries waiting for an attempt now. Permission `webhooks.read` (roles: admin).
          */
         get: operations["getWebhookStats"];
         put?: never;
@@ -768,7 +780,7 @@ export interface paths {
         put?: never;
         /**
          * Requeue the failed deliveries of a time range
-         * @description Every failed delivery of this endpoint created in [since, until) (until defaults to the time of the request) goes back to pending once: the same delivery, with the same id, event and webhook-id, gets a new round of attempts with the full retry schedule (its X-Service-Delivery-Attempt counts from 1 again; attempt_number in the delivery log continues after the earlier attempts). Deliveries are requeued in batches of 1,000, each its own short transaction, and the answer comes once all are queued; they are then sent like new ones. dry_run: true answers 200 with the count and changes nothing; otherwise 202 with the number requeued. A disabled endpoint answers 409 endpoint_disabled (re-enable it first). Requires role admin.
+         * @description Every failed delivery of this endpoint created in [since, until) (until defaults to the time of the request) goes back to pending once: the same delivery, with the same id, event and webhook-id, gets a new round of attempts with the full retry schedule (its X-Service-Delivery-Attempt counts from 1 again; attempt_number in the delivery log continues after the earlier attempts). Deliveries are requeued in batches of 1,000, each its own short transaction, and the answer comes once all are queued; they are then sent like new ones. dry_run: true answers 200 with the count and changes nothing; otherwise 202 with the number requeued. A disabled endpoint answers 409 endpoint_disabled (re-enable it first). Permission `webhooks.write` (roles: admin).
          */
         post: operations["recoverWebhookDeliveries"];
         delete?: never;
@@ -786,7 +798,7 @@ export interface paths {
         };
         /**
          * Deliveries across all endpoints, filtered (e.g. ?status=failed&event_type=booking.*)
-         * @description Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. An endpoint_id of another tenant simply matches nothing. Requires role admin.
+         * @description Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. An endpoint_id of another tenant simply matches nothing. Permission `webhooks.read` (roles: admin).
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -806,7 +818,7 @@ export interface paths {
         };
         /**
          * A delivery with every attempt and the event payload
-         * @description Requires role admin.
+         * @description Permission `webhooks.read` (roles: admin).
          */
         get: operations["getDelivery"];
         put?: never;
@@ -828,7 +840,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver the same event to the same endpoint again, now
-         * @description Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get the same webhook-id. 409 endpoint_inactive when the endpoint is disabled. Requires role admin.
+         * @description Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get the same webhook-id. 409 endpoint_inactive when the endpoint is disabled. Permission `webhooks.write` (roles: admin).
          */
         post: operations["resendDelivery"];
         delete?: never;
@@ -846,7 +858,7 @@ export interface paths {
         };
         /**
          * The event catalog
-         * @description Each type with the JSON Schema of its envelope (what a delivery of that type carries) and an example. The same envelopes are documented as this document’s top-level webhooks.
+         * @description Each type with the JSON Schema of its envelope (what a delivery of that type carries) and an example. The same envelopes are documented as this document’s top-level webhooks. Permission `event_types.read` (roles: admin, agent).
          */
         get: operations["listEventTypes"];
         put?: never;
@@ -866,7 +878,7 @@ export interface paths {
         };
         /**
          * The tenant's events, newest first (or after one, oldest first)
-         * @description Every recorded event of the tenant, delivered or not, as the envelope receivers get. With `after`, the events recorded after that one, oldest first: poll with the last id you got (this is how `npm run cli -- listen` forwards events without an inbound connection). Event ids are time-ordered, but an event can become visible a moment after a later one (concurrent transactions): a poller should look back a few seconds and deduplicate by id. Requires role admin.
+         * @description Every recorded event of the tenant, delivered or not, as the envelope receivers get. With `after`, the events recorded after that one, oldest first: poll with the last id you got (this is how `npm run cli -- listen` forwards events without an inbound connection). Event ids are time-ordered, but an event can become visible a moment after a later one (concurrent transactions): a poller should look back a few seconds and deduplicate by id. Permission `events.read` (roles: admin).
          */
         get: operations["listEvents"];
         put?: never;
@@ -886,7 +898,7 @@ export interface paths {
         };
         /**
          * One event envelope, as delivered
-         * @description Requires role admin.
+         * @description Permission `events.read` (roles: admin).
          */
         get: operations["getEvent"];
         put?: never;
@@ -906,7 +918,7 @@ export interface paths {
         };
         /**
          * List the members of the tenant
-         * @description Everyone in the tenant with their role, in the order they joined (all of them: no pages). Requires role admin.
+         * @description Everyone in the tenant with their role, in the order they joined (all of them: no pages). Permission `members.read` (roles: admin).
          */
         get: operations["listMembers"];
         put?: never;
@@ -929,14 +941,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member from the tenant (`{id}` is the user id)
-         * @description Removing the tenant's last admin is refused with 409 last_admin. The person's refresh tokens for this tenant stop working at once, their access tokens on their next request, and their dashboard loses the tenant at once (its sessions end when they belong to no other tenant). The user record stays: it may belong to other tenants. Recorded as member.removed. Requires role admin.
+         * @description Removing the tenant's last admin is refused with 409 last_admin. The person's refresh tokens for this tenant stop working at once, their access tokens on their next request, and their dashboard loses the tenant at once (its sessions end when they belong to no other tenant). The user record stays: it may belong to other tenants. Recorded as member.removed. Permission `members.write` (roles: admin).
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role (`{id}` is the user id)
-         * @description Takes effect on the next request of that person (access tokens re-read the membership). Demoting the tenant's last admin is refused with 409 last_admin; two admins demoting each other at the same time are serialised, so the tenant always keeps one. Recorded as member.role_changed. Requires role admin.
+         * @description Takes effect on the next request of that person (access tokens re-read the membership). Demoting the tenant's last admin is refused with 409 last_admin; two admins demoting each other at the same time are serialised, so the tenant always keeps one. Recorded as member.role_changed. Permission `members.write` (roles: admin).
          */
         patch: operations["changeMemberRole"];
         trace?: never;
@@ -952,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a one-time password reset link for a member
-         * @description The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in the dashboard, where a new password is set; that ends every session of the person. Pass it on yourself (no e-mail is sent). A person who also belongs to another tenant is refused with 403: their password guards that tenant too. Recorded as member.password_reset (the link's use as member.password_changed). Requires role admin.
+         * @description The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in the dashboard, where a new password is set; that ends every session of the person. Pass it on yourself (no e-mail is sent). A person who also belongs to another tenant is refused with 403: their password guards that tenant too. Recorded as member.password_reset (the link's use as member.password_changed). Permission `members.write` (roles: admin).
          */
         post: operations["createPasswordReset"];
         delete?: never;
@@ -970,13 +982,13 @@ export interface paths {
         };
         /**
          * List pending invitations (never their link)
-         * @description Requires role admin.
+         * @description Permission `members.read` (roles: admin).
          */
         get: operations["listInvitations"];
         put?: never;
         /**
          * Invite someone by a one-time link
-         * @description The url opens /invite/<token> in the dashboard (valid 7 days, usable once; only a hash of the token is stored; shown only in this answer). A new person sets their name and password there, an existing user signs in with theirs; either way the membership is added with this role and they are signed in. An email that is already a member gets 409 already_member. Recorded as member.invited (the use as member.joined). Requires role admin.
+         * @description The url opens /invite/<token> in the dashboard (valid 7 days, usable once; only a hash of the token is stored; shown only in this answer). A new person sets their name and password there, an existing user signs in with theirs; either way the membership is added with this role and they are signed in. An email that is already a member gets 409 already_member. Recorded as member.invited (the use as member.joined). Permission `members.write` (roles: admin).
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -997,7 +1009,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a pending invitation
-         * @description Its link stops working at once. Recorded as invitation.revoked. Requires role admin.
+         * @description Its link stops working at once. Recorded as invitation.revoked. Permission `members.write` (roles: admin).
          */
         delete: operations["revokeInvitation"];
         options?: never;
@@ -1014,7 +1026,7 @@ export interface paths {
         };
         /**
          * Who changed what: keys, webhook endpoints, channels, members, invitations, secrets
-         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change: a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Requires role admin.
+         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change: a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Permission `audit_log.read` (roles: admin).
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -7296,6 +7308,8 @@ export interface operations {
                 response_status?: "2xx" | "3xx" | "4xx" | "5xx" | "none";
                 /** @description Only deliveries to this endpoint */
                 endpoint_id?: string;
+                /** @description Only deliveries of this event */
+                event_id?: string;
             };
             header: {
                 /** @description The tenant every request acts on (UUID) */
@@ -7579,8 +7593,8 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
-                /** @description Only events of this type */
-                type?: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+                /** @description Only events of this type, or of a family of types (`booking.*`, `conversation.message.*`) */
+                type?: string;
                 /** @description Only events recorded after this one, oldest first (for polling: pass the last id you got). Not with cursor; next_cursor is then always null. */
                 after?: string;
             };

@@ -1,17 +1,20 @@
 // CONTRACT §13 against a stand-in for the Graph API: the customer service window, templates and
 // media out, Meta's 131047 and 130429 answers, every inbound kind, the media route, and the timers.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handleDashboardApi } from '@/server/api/routes';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
 import { RATE_LIMIT_BACKOFF_MS } from '@/server/domain/conversations/send-message';
 import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
+import { Errors } from '@/server/lib/errors';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { givenChannel } from './builders';
 import { eventsOf, expectProblemCode } from './domain-fixtures';
 import { textMessage, whatsappPayload } from './fake-graph';
 import { apiSuite, fakeGraphSuite } from './harness';
+import { createTestTenant } from './helpers';
 
 const APP_SECRET = 'test-whatsapp-app-secret-depth';
 const TOKEN = 'token-depth-A';
@@ -371,6 +374,39 @@ describe('GET /conversations/{id}/messages/{message_id}/media', () => {
       delete process.env.WHATSAPP_MEDIA_MAX_BYTES;
       resetSettingsCache();
     }
+  });
+
+  it('reaches the dashboard through the same pipeline with a session: its answers, 401, 404, 405 and 503', async () => {
+    const bytes = Buffer.from('dashboard-image-bytes');
+    const { path } = await inboundFile('image', { caption: 'y' }, bytes, 'image/png');
+    const member = { kind: 'user' as const, tenantId: tenant.tenantId, role: 'agent' as const };
+    const session = async () => ({ ...member, userId: tenant.agentUserId });
+    const get = (p: string, as = session, method = 'GET') =>
+      handleDashboardApi(new Request(`http://localhost/api/dashboard/v1${p}`, { method }), as);
+
+    const ok = await get(path);
+    expect([ok.status, ok.headers.get('content-type'), await ok.text()]).toEqual([
+      200,
+      'image/png',
+      bytes.toString(),
+    ]);
+    expect(ok.headers.get('content-security-policy')).toContain('sandbox');
+    // Another tenant's session does not find the message; a route with a tRPC twin is not here at all.
+    const other = (await createTestTenant('Other')).tenantId;
+    const foreign = await get(path, async () => ({ ...member, tenantId: other, userId: tenant.agentUserId }));
+    expect([foreign.status, (await foreign.json()).code]).toEqual([404, 'not_found']);
+    expect((await get('/bookings')).status).toBe(404);
+    expect((await get(path, session, 'POST')).status).toBe(405);
+    const signedOut = await get(path, async () => {
+      throw Errors.unauthenticated('Sign in first');
+    });
+    expect([signedOut.status, (await signedOut.json()).code]).toEqual([401, 'unauthenticated']);
+    // The session check needs the database: an outage answers 503 with Retry-After, as REST does.
+    const down = await get(path, async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    });
+    expect([down.status, (await down.json()).code]).toEqual([503, 'service_unavailable']);
+    expect(down.headers.get('retry-after')).not.toBeNull();
   });
 
   it('answers 502 when Meta does not hand the file over', async () => {

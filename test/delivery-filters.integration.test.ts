@@ -217,12 +217,13 @@ describe('webhooks.deliveries (dashboard)', () => {
       sid: await startWebSession(a.adminUserId),
     });
     const caller = createCaller({ viewer });
-    const page = await caller.webhooks.deliveries({ event_type: 'payment.*', response_status: 'none' });
+    const page = await caller.webhooks.listDeliveries({ event_type: 'payment.*', response_status: 'none' });
     expect(page.data.map((d) => d.endpoint_id)).toEqual([refused]);
-    const mine = await caller.webhooks.deliveries({ endpointId: ok, object_id: otherBookingId });
+    const mine = await caller.webhooks.listDeliveries({ endpoint_id: ok, object_id: otherBookingId });
     expect(mine.data).toHaveLength(1);
-    await expect(caller.webhooks.deliveries({ event_type: 'booking' })).rejects.toMatchObject({
-      code: 'BAD_REQUEST',
+    // The procedure is derived from GET /deliveries: the same 422 validation_failed as REST.
+    await expect(caller.webhooks.listDeliveries({ event_type: 'booking' })).rejects.toMatchObject({
+      code: 'UNPROCESSABLE_CONTENT',
     });
   });
 });

@@ -3,10 +3,10 @@
 // data.object exactly as the REST API returns the resource.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPE_NAMES } from '@/server/client-safe/event-catalog';
 import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
-import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { bookingBody, givenChannel, givenEndpoint } from './builders';
 import { eventsOf } from './domain-fixtures';

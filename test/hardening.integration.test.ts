@@ -314,13 +314,13 @@ describe('dashboard sessions (findings 5, 6 and 11)', () => {
         router: appRouter,
         createContext: async () => ({ viewer }),
       });
-    const list = await call(`bookings.list?input=${encodeURIComponent('{}')}`, { method: 'GET' });
+    const list = await call(`bookings.listBookings?input=${encodeURIComponent('{}')}`, { method: 'GET' });
     expect(list.status).toBe(200);
     const names = ((await list.json()) as { result: { data: { data: { customer: { name: string } }[] } } })
       .result.data.data;
     expect(names.map((b) => b.customer.name)).toContain('Stored before the rule');
 
-    const nul = await call('webhooks.create', {
+    const nul = await call('webhooks.createWebhookEndpoint', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['*'], description: 'a\u0000b' }),

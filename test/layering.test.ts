@@ -162,6 +162,20 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('passes a UI import of the client-safe constants, fails a client-safe import of anything else', async () => {
+    const violations = await cruise({
+      'server/lib/ids.ts': `export const newId = () => 'id';\n`,
+      'server/client-safe/statuses.ts': `export const STATUSES = ['a'] as const;\n`,
+      'server/client-safe/limits.ts': `import { STATUSES } from './statuses';\nexport const N = STATUSES.length;\n`,
+      'server/client-safe/bad.ts': `import { newId } from '@/server/lib/ids';\nimport { readFileSync } from 'node:fs';\nexport const b = [newId, readFileSync];\n`,
+      'app/_components/x.tsx': `import { N } from '@/server/client-safe/limits';\nexport function X() { return N; }\n`,
+    });
+    expect(violations.map((v) => [v.rule, v.from, v.to])).toEqual([
+      ['client-safe-imports-nothing', 'server/client-safe/bad.ts', 'fs'],
+      ['client-safe-imports-nothing', 'server/client-safe/bad.ts', 'server/lib/ids.ts'],
+    ]);
+  });
+
   it('fails a dynamic import of server/api from server/auth with the layer rule', async () => {
     const violations = await cruise({
       'server/api/x.ts': `export const x = 1;\n`,

@@ -192,7 +192,8 @@ const HOT: [string, () => Promise<Statement[]>][] = [
   ]),
   [
     'deliveries of one event (the event log)',
-    async () => captured(() => listDeliveries(ctx, { eventId: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q', limit: 10 })),
+    async () =>
+      captured(() => listDeliveries(ctx, { event_id: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q', limit: 10 })),
   ],
   [
     "an endpoint's stats, 24 h by hour and 30 days by day (GET /webhooks/{id}/stats)",

@@ -114,7 +114,7 @@ describe('audit log', () => {
       sid: await startWebSession(t.adminUserId),
     });
     const caller = createCaller({ viewer, clientAddress: '198.51.100.4' });
-    const created = await caller.apiKeys.create({ name: 'from the dashboard' });
+    const created = await caller.apiKeys.createApiKey({ name: 'from the dashboard' });
     const [entry] = await auditRows(t.tenantId);
     expect(entry).toMatchObject({
       action: 'api_key.created',

@@ -53,25 +53,25 @@ function newBooking(tenant: TestTenant) {
 describe('context: the tenant comes from the membership row, not the cookie', () => {
   it('refuses a signed-out caller with UNAUTHORIZED', async () => {
     const caller = createCaller({ viewer: null });
-    expect((await trpcError(caller.bookings.list({}))).code).toBe('UNAUTHORIZED');
+    expect((await trpcError(caller.bookings.listBookings({}))).code).toBe('UNAUTHORIZED');
   });
 
   it('refuses a session that claims a tenant the user does not belong to', async () => {
     const caller = await callerFor(a.adminUserId, b.tenantId);
-    expect((await trpcError(caller.bookings.list({}))).code).toBe('FORBIDDEN');
-    expect((await trpcError(caller.apiKeys.list({}))).code).toBe('FORBIDDEN');
+    expect((await trpcError(caller.bookings.listBookings({}))).code).toBe('FORBIDDEN');
+    expect((await trpcError(caller.apiKeys.listApiKeys({}))).code).toBe('FORBIDDEN');
   });
 
   it(
     'takes the role from the database: ' + 'an agent cannot manage keys or webhooks but sees bookings',
     async () => {
       const caller = await callerFor(agentA.userId, a.tenantId);
-      expect((await trpcError(caller.apiKeys.list({}))).code).toBe('FORBIDDEN');
-      expect((await trpcError(caller.apiKeys.create({ name: 'nope' }))).code).toBe('FORBIDDEN');
-      expect((await trpcError(caller.webhooks.list({}))).code).toBe('FORBIDDEN');
-      expect((await trpcError(caller.webhooks.deliveries({ status: 'failed' }))).code).toBe('FORBIDDEN');
+      expect((await trpcError(caller.apiKeys.listApiKeys({}))).code).toBe('FORBIDDEN');
+      expect((await trpcError(caller.apiKeys.createApiKey({ name: 'nope' }))).code).toBe('FORBIDDEN');
+      expect((await trpcError(caller.webhooks.listWebhookEndpoints({}))).code).toBe('FORBIDDEN');
+      expect((await trpcError(caller.webhooks.listDeliveries({ status: 'failed' }))).code).toBe('FORBIDDEN');
       const booking = await newBooking(a);
-      const list = await caller.bookings.list({});
+      const list = await caller.bookings.listBookings({});
       expect(list.data.map((x) => x.id)).toContain(booking.id);
     },
   );
@@ -80,27 +80,27 @@ describe('context: the tenant comes from the membership row, not the cookie', ()
 describe('apiKeys router', () => {
   it('creates (secret once), lists, rotates with grace and revokes', async () => {
     const caller = await callerFor(a.adminUserId, a.tenantId);
-    const created = await caller.apiKeys.create({ name: 'Widget' });
+    const created = await caller.apiKeys.createApiKey({ name: 'Widget' });
     expect(created.key).toMatch(/^sk_live_/);
-    const listed = await caller.apiKeys.list({});
+    const listed = await caller.apiKeys.listApiKeys({});
     const row = listed.data.find((k) => k.id === created.id);
     expect(row).toMatchObject({ name: 'Widget', prefix: created.prefix });
     expect(JSON.stringify(listed)).not.toContain(created.key);
 
-    const rotated = await caller.apiKeys.rotate({ id: created.id, grace_seconds: 3600 });
+    const rotated = await caller.apiKeys.rotateApiKey({ id: created.id, grace_seconds: 3600 });
     expect(rotated.key).not.toBe(created.key);
     expect(new Date(rotated.replaced_key.revokes_at).getTime()).toBeGreaterThan(Date.now() + 3_500_000);
 
-    await caller.apiKeys.revoke({ id: rotated.id });
-    const after = await caller.apiKeys.list({});
+    await caller.apiKeys.revokeApiKey({ id: rotated.id });
+    const after = await caller.apiKeys.listApiKeys({});
     expect(after.data.map((k) => k.id)).not.toContain(rotated.id);
-    expect((await trpcError(caller.apiKeys.revoke({ id: rotated.id }))).code).toBe('NOT_FOUND');
+    expect((await trpcError(caller.apiKeys.revokeApiKey({ id: rotated.id }))).code).toBe('NOT_FOUND');
   });
 
   it('cannot touch another tenant’s key (NOT_FOUND)', async () => {
-    const own = await (await callerFor(a.adminUserId, a.tenantId)).apiKeys.create({ name: 'A key' });
+    const own = await (await callerFor(a.adminUserId, a.tenantId)).apiKeys.createApiKey({ name: 'A key' });
     const other = await callerFor(b.adminUserId, b.tenantId);
-    expect((await trpcError(other.apiKeys.revoke({ id: own.id }))).code).toBe('NOT_FOUND');
+    expect((await trpcError(other.apiKeys.revokeApiKey({ id: own.id }))).code).toBe('NOT_FOUND');
   });
 });
 
@@ -108,8 +108,8 @@ describe('domain errors map to tRPC codes in one place', () => {
   it('maps invalid_transition to CONFLICT and keeps the API code', async () => {
     const caller = await callerFor(agentA.userId, a.tenantId);
     const booking = await newBooking(a);
-    await caller.bookings.cancel({ id: booking.id, reason: 'Customer called' });
-    const error = await trpcError(caller.bookings.confirm({ id: booking.id }));
+    await caller.bookings.cancelBooking({ id: booking.id, reason: 'Customer called' });
+    const error = await trpcError(caller.bookings.confirmBooking({ id: booking.id }));
     expect(error.code).toBe('CONFLICT');
     expect(error.cause).toBeInstanceOf(AppError);
     expect((error.cause as AppError).code).toBe('invalid_transition');
@@ -138,13 +138,18 @@ describe('domain errors map to tRPC codes in one place', () => {
       return { status: response.status, body: { error } };
     };
 
-    const invalid = await call('webhooks.create', { url: 'https://example.com/hook', events: ['nope.*'] });
-    expect(invalid.status).toBe(400);
+    const invalid = await call('webhooks.createWebhookEndpoint', {
+      url: 'https://example.com/hook',
+      events: ['nope.*'],
+    });
+    // Validated by the route's own schema, as REST validates it: 422 validation_failed.
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.error.data.apiCode).toBe('validation_failed');
     const fields = invalid.body.error.data.fieldErrors as { path: string; message: string }[];
     expect(fields.map((f) => f.path)).toEqual([expect.stringMatching(/^events/)]);
     expect(invalid.body.error.data.stack).toBeUndefined();
 
-    const missing = await call('webhooks.rotateSecret', { id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' });
+    const missing = await call('webhooks.rotateWebhookSecret', { id: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' });
     expect(missing.status).toBe(404);
     expect(missing.body.error.data.apiCode).toBe('not_found');
   });
@@ -153,26 +158,29 @@ describe('domain errors map to tRPC codes in one place', () => {
 describe('webhooks router', () => {
   it('creates an endpoint (secret once), edits, disables, and keeps tenants apart', async () => {
     const caller = await callerFor(a.adminUserId, a.tenantId);
-    const created = await caller.webhooks.create({ url: 'http://127.0.0.1:9/hook', events: ['booking.*'] });
+    const created = await caller.webhooks.createWebhookEndpoint({
+      url: 'http://127.0.0.1:9/hook',
+      events: ['booking.*'],
+    });
     expect(created.webhook_secret).toMatch(/^whsec_/);
-    const updated = await caller.webhooks.update({
+    const updated = await caller.webhooks.updateWebhookEndpoint({
       id: created.id,
       events: ['*'],
       description: 'All of it',
       is_active: false,
     });
     expect(updated).toMatchObject({ events: ['*'], description: 'All of it', is_active: false });
-    const fetched = await caller.webhooks.get({ id: created.id });
+    const fetched = await caller.webhooks.getWebhookEndpoint({ id: created.id });
     expect(JSON.stringify(fetched)).not.toContain(created.webhook_secret);
-    const test = await trpcError(caller.webhooks.sendTest({ id: created.id }));
+    const test = await trpcError(caller.webhooks.sendWebhookTestEvent({ id: created.id }));
     expect(test.code).toBe('CONFLICT');
 
     const other = await callerFor(b.adminUserId, b.tenantId);
-    expect((await trpcError(other.webhooks.get({ id: created.id }))).code).toBe('NOT_FOUND');
-    expect((await other.webhooks.list({})).data).toHaveLength(0);
+    expect((await trpcError(other.webhooks.getWebhookEndpoint({ id: created.id }))).code).toBe('NOT_FOUND');
+    expect((await other.webhooks.listWebhookEndpoints({})).data).toHaveLength(0);
 
-    await caller.webhooks.delete({ id: created.id });
-    expect((await trpcError(caller.webhooks.get({ id: created.id }))).code).toBe('NOT_FOUND');
+    await caller.webhooks.deleteWebhookEndpoint({ id: created.id });
+    expect((await trpcError(caller.webhooks.getWebhookEndpoint({ id: created.id }))).code).toBe('NOT_FOUND');
   });
 });
 

@@ -2,9 +2,9 @@
 // cannot be recorded, and a real delivery validates against the schema GET /event-types serves.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '@/server/client-safe/event-catalog';
 import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
-import { EVENT_TYPES } from '@/server/events/catalog';
 import { exampleObject, InvalidEventPayload } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { givenBooking, givenEndpoint } from './builders';

@@ -214,7 +214,7 @@ describe('dashboard: webhooks.stats and overview.get', () => {
       sid: await startWebSession(a.adminUserId),
     });
     const caller = createCaller({ viewer });
-    expect(await caller.webhooks.stats({ id: endpoint })).toEqual((await stats()).body);
+    expect(await caller.webhooks.getWebhookStats({ id: endpoint })).toEqual((await stats()).body);
 
     const start = new Date(Date.now() + HOUR);
     await givenBooking(a.admin, 'pending', {

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventType } from '@/server/client-safe/event-catalog';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
-import type { EventType } from '@/server/events/catalog';
 import {
   type EventObject,
   type EventPrevious,

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { Nav, SignOutButton } from '@/app/_components/nav';
+import { ViewerProvider } from '@/app/_components/viewer';
 import { currentViewer, listMemberships } from '@/server/trpc/membership';
 
 export const dynamic = 'force-dynamic';
@@ -17,30 +18,32 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!viewer.tenantId || !viewer.role) redirect('/select-tenant');
   const tenantCount = (await listMemberships(viewer.userId)).length;
   return (
-    <div className="min-h-dvh md:grid md:grid-cols-[220px_minmax(0,1fr)]">
-      <aside className="flex flex-col gap-3 bg-sidebar px-4 py-4 text-sidebar-fg md:sticky md:top-0 md:h-dvh md:gap-4 md:py-5">
-        <div className="flex items-center gap-2.5">
-          {/* biome-ignore lint/performance/noImgElement: a static SVG needs no image optimisation */}
-          <img src="/icon.svg" alt="" width={28} height={28} className="shrink-0" />
-          <div className="min-w-0">
-            <div className="text-lg leading-tight font-bold text-white">Switchboard</div>
-            <div className="truncate text-sm text-sidebar-muted" data-testid="current-tenant">
-              {viewer.tenantName} · {viewer.role}
+    <ViewerProvider value={{ userId: viewer.userId, permissions: viewer.permissions }}>
+      <div className="min-h-dvh md:grid md:grid-cols-[220px_minmax(0,1fr)]">
+        <aside className="flex flex-col gap-3 bg-sidebar px-4 py-4 text-sidebar-fg md:sticky md:top-0 md:h-dvh md:gap-4 md:py-5">
+          <div className="flex items-center gap-2.5">
+            {/* biome-ignore lint/performance/noImgElement: a static SVG needs no image optimisation */}
+            <img src="/icon.svg" alt="" width={28} height={28} className="shrink-0" />
+            <div className="min-w-0">
+              <div className="text-lg leading-tight font-bold text-white">Switchboard</div>
+              <div className="truncate text-sm text-sidebar-muted" data-testid="current-tenant">
+                {viewer.tenantName} · {viewer.role}
+              </div>
             </div>
           </div>
-        </div>
-        <Nav isAdmin={viewer.role === 'admin'} />
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 border-t border-white/10 pt-3 text-sm md:mt-auto md:flex-col md:items-start md:border-0 md:pt-0">
-          <span className="max-w-full truncate text-sidebar-muted">{viewer.email}</span>
-          {tenantCount > 1 && (
-            <Link href="/select-tenant" className="text-sidebar-fg">
-              Switch tenant
-            </Link>
-          )}
-          <SignOutButton />
-        </div>
-      </aside>
-      <main className="w-full max-w-[1200px] min-w-0 px-4 py-5 md:px-10 md:py-8">{children}</main>
-    </div>
+          <Nav />
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 border-t border-white/10 pt-3 text-sm md:mt-auto md:flex-col md:items-start md:border-0 md:pt-0">
+            <span className="max-w-full truncate text-sidebar-muted">{viewer.email}</span>
+            {tenantCount > 1 && (
+              <Link href="/select-tenant" className="text-sidebar-fg">
+                Switch tenant
+              </Link>
+            )}
+            <SignOutButton />
+          </div>
+        </aside>
+        <main className="w-full max-w-[1200px] min-w-0 px-4 py-5 md:px-10 md:py-8">{children}</main>
+      </div>
+    </ViewerProvider>
   );
 }

@@ -4,9 +4,9 @@ import { OverviewView } from './overview/overview-view';
 
 export const metadata = { title: 'Overview · Switchboard' };
 
-/** The dashboard's home: the overview for admins; agents (no webhook data) start at their bookings. */
+/** The dashboard's home: the overview for those who may read it; the others start at their bookings. */
 export default async function Home() {
   const viewer = await currentViewer();
-  if (viewer?.role !== 'admin') redirect('/bookings');
+  if (!viewer?.permissions.includes('overview.read')) redirect('/bookings');
   return <OverviewView />;
 }

@@ -3,9 +3,8 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { EventTypeSelect } from '@/app/_components/event-type-select';
 import { Button, Field, Input, Select } from '@/app/_components/ui';
+import { DELIVERY_STATUSES, RESPONSE_CLASSES } from '@/server/client-safe/statuses';
 
-const STATUSES = ['pending', 'succeeded', 'failed'] as const;
-const RESPONSE_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
 const KEYS = [
   'status',
   'event_type',
@@ -18,14 +17,14 @@ const KEYS = [
 type Key = (typeof KEYS)[number];
 
 export interface DeliveryFilterInput {
-  status?: (typeof STATUSES)[number];
+  status?: (typeof DELIVERY_STATUSES)[number];
   event_type?: string;
   response_status?: (typeof RESPONSE_CLASSES)[number];
   object_id?: string;
   created_after?: string;
   created_before?: string;
-  /** The endpoint chosen on the list across endpoints (the procedure's `endpointId`). */
-  endpointId?: string;
+  /** The endpoint chosen on the list across endpoints. */
+  endpoint_id?: string;
 }
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
@@ -36,13 +35,13 @@ export function useDeliveryFilters(): { filters: DeliveryFilterInput; active: nu
   const params = useSearchParams();
   const text = (key: Key) => params.get(key) || undefined;
   const filters: DeliveryFilterInput = {
-    status: oneOf(STATUSES, params.get('status')),
+    status: oneOf(DELIVERY_STATUSES, params.get('status')),
     event_type: text('event_type'),
     response_status: oneOf(RESPONSE_CLASSES, params.get('response_status')),
     object_id: text('object_id'),
     created_after: text('created_after'),
     created_before: text('created_before'),
-    endpointId: text('endpoint_id'),
+    endpoint_id: text('endpoint_id'),
   };
   const defined = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
   return { filters: defined, active: Object.keys(defined).length };
@@ -116,7 +115,7 @@ export function DeliveryFilterBar({
         <Field label="Status">
           <Select value={filters.status ?? ''} onChange={(e) => apply({ status: e.target.value })}>
             <option value="">Any</option>
-            {STATUSES.map((s) => (
+            {DELIVERY_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -150,7 +149,7 @@ export function DeliveryFilterBar({
       )}
       {endpoints && shown('endpoint_id') && (
         <Field label="Endpoint" className="col-span-2 lg:col-span-1">
-          <Select value={filters.endpointId ?? ''} onChange={(e) => apply({ endpoint_id: e.target.value })}>
+          <Select value={filters.endpoint_id ?? ''} onChange={(e) => apply({ endpoint_id: e.target.value })}>
             <option value="">Any</option>
             {endpoints.map((e) => (
               <option key={e.id} value={e.id}>

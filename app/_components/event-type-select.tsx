@@ -1,7 +1,9 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
-import { useTRPC } from '@/app/_components/trpc';
 import { Select } from '@/app/_components/ui';
+import { EVENT_TYPE_NAMES } from '@/server/client-safe/event-catalog';
+
+const TYPES = [...EVENT_TYPE_NAMES];
+const FAMILIES = [...new Set(TYPES.map((t) => `${t.split('.')[0]}.*`))];
 
 /**
  * A filter by event type: one of the catalog's families (`booking.*`) or types, or none (''). A
@@ -16,11 +18,6 @@ export function EventTypeSelect({
   onChange: (next: string) => void;
   noneLabel: string;
 }) {
-  const trpc = useTRPC();
-  // The catalog changes only with a deploy.
-  const catalog = useQuery({ ...trpc.eventTypes.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
-  const types = catalog.data?.types.map((t) => t.type) ?? [];
-  const families = [...new Set(types.map((t) => `${t.split('.')[0]}.*`))];
   const options = (names: string[]) =>
     names.map((name) => (
       <option key={name} value={name}>
@@ -30,9 +27,9 @@ export function EventTypeSelect({
   return (
     <Select value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
       <option value="">{noneLabel}</option>
-      {value && ![...families, ...types].includes(value) && <option value={value}>{value}</option>}
-      <optgroup label="Families">{options(families)}</optgroup>
-      <optgroup label="Types">{options(types)}</optgroup>
+      {value && ![...FAMILIES, ...TYPES].includes(value) && <option value={value}>{value}</option>}
+      <optgroup label="Families">{options(FAMILIES)}</optgroup>
+      <optgroup label="Types">{options(TYPES)}</optgroup>
     </Select>
   );
 }

@@ -1,10 +1,8 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
-import { Loading } from '@/app/_components/feedback';
-import { useTRPC } from '@/app/_components/trpc';
-import { Checkbox, cn, ErrorNotice } from '@/app/_components/ui';
+import { Checkbox, cn } from '@/app/_components/ui';
+import { EVENT_TYPES, isSubscribable, SUBSCRIPTION_FAMILIES } from '@/server/client-safe/event-catalog';
 
-const FAMILY_LABELS: Record<string, string> = {
+const FAMILY_LABELS: Record<(typeof SUBSCRIPTION_FAMILIES)[number], string> = {
   '*': 'All events (*)',
   'conversation.*': 'All conversation events',
   'booking.*': 'All booking events',
@@ -16,11 +14,8 @@ const FAMILY_LABELS: Record<string, string> = {
 const gridClass =
   'grid grid-cols-[repeat(auto-fill,minmax(min(100%,17rem),1fr))] gap-x-4 gap-y-1.5 rounded-control border border-border p-3';
 
-/** Subscription checkboxes: `*`, the families, then each catalog type (CONTRACT §6), read over tRPC. */
+/** Subscription checkboxes: `*`, the families, then each catalog type (the client-safe event catalog). */
 export function EventsPicker({ value, onChange }: { value: string[]; onChange: (next: string[]) => void }) {
-  const trpc = useTRPC();
-  // The catalog changes only with a deploy.
-  const catalog = useQuery({ ...trpc.eventTypes.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
   const toggle = (name: string, on: boolean) =>
     onChange(on ? [...value, name] : value.filter((v) => v !== name));
   const box = (name: string, label: string, title?: string) => (
@@ -37,23 +32,13 @@ export function EventsPicker({ value, onChange }: { value: string[]; onChange: (
   return (
     <fieldset className="min-w-0">
       <legend className="mb-1 text-sm font-semibold">Events</legend>
-      {catalog.isPending ? (
-        <Loading label="Loading event types…" />
-      ) : catalog.error ? (
-        <ErrorNotice error={catalog.error} />
-      ) : (
-        <>
-          <div className={gridClass}>{catalog.data.families.map((f) => box(f, FAMILY_LABELS[f] ?? f))}</div>
-          <details className="mt-2">
-            <summary className="cursor-pointer text-sm">Individual event types</summary>
-            <div className={cn(gridClass, 'mt-2')}>
-              {catalog.data.types
-                .filter((t) => t.subscribable)
-                .map((t) => box(t.type, t.type, t.description))}
-            </div>
-          </details>
-        </>
-      )}
+      <div className={gridClass}>{SUBSCRIPTION_FAMILIES.map((f) => box(f, FAMILY_LABELS[f]))}</div>
+      <details className="mt-2">
+        <summary className="cursor-pointer text-sm">Individual event types</summary>
+        <div className={cn(gridClass, 'mt-2')}>
+          {EVENT_TYPES.filter((t) => isSubscribable(t.type)).map((t) => box(t.type, t.type, t.description))}
+        </div>
+      </details>
     </fieldset>
   );
 }

@@ -6,27 +6,39 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
+import type { Permission } from '@/server/client-safe/permissions';
+import { useViewer } from './viewer';
 
-const MAIN = [
-  { href: '/', label: 'Overview', admin: true },
-  { href: '/bookings', label: 'Bookings' },
-  { href: '/conversations', label: 'Conversations' },
-  { href: '/payments', label: 'Payments' },
-  { href: '/events', label: 'Events', admin: true },
+interface NavItem {
+  href: string;
+  label: string;
+  /** Shown to those who may read what the page shows. */
+  permission: Permission;
+}
+
+const MAIN: NavItem[] = [
+  { href: '/', label: 'Overview', permission: 'overview.read' },
+  { href: '/bookings', label: 'Bookings', permission: 'bookings.read' },
+  { href: '/conversations', label: 'Conversations', permission: 'conversations.read' },
+  { href: '/payments', label: 'Payments', permission: 'payments.read' },
+  { href: '/events', label: 'Events', permission: 'events.read' },
 ];
-const SETTINGS = [
-  { href: '/settings/webhooks', label: 'Webhooks' },
-  { href: '/settings/api-keys', label: 'API keys' },
-  { href: '/settings/team', label: 'Team' },
-  { href: '/settings/audit-log', label: 'Audit log' },
+/** Settings pages, each behind the permission its page needs (settings/layout.tsx checks the same). */
+export const SETTINGS: NavItem[] = [
+  { href: '/settings/webhooks', label: 'Webhooks', permission: 'webhooks.read' },
+  { href: '/settings/api-keys', label: 'API keys', permission: 'api_keys.read' },
+  { href: '/settings/team', label: 'Team', permission: 'members.read' },
+  { href: '/settings/audit-log', label: 'Audit log', permission: 'audit_log.read' },
 ];
 
 const linkClass =
   'rounded-control px-2.5 py-1.5 text-sidebar-fg no-underline hover:bg-sidebar-hover hover:text-white ' +
   'aria-[current=page]:bg-sidebar-hover aria-[current=page]:font-semibold aria-[current=page]:text-white';
 
-export function Nav({ isAdmin }: { isAdmin: boolean }) {
+export function Nav() {
   const path = usePathname();
+  const { can } = useViewer();
+  const settings = SETTINGS.filter((item) => can(item.permission));
   const link = (item: { href: string; label: string }) => (
     <Link
       key={item.href}
@@ -39,18 +51,18 @@ export function Nav({ isAdmin }: { isAdmin: boolean }) {
   );
   return (
     <nav className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap md:gap-0.5" aria-label="Main">
-      {MAIN.filter((item) => isAdmin || !item.admin).map(link)}
-      {/* Agents never see settings; the server refuses them anyway. */}
+      {MAIN.filter((item) => can(item.permission)).map(link)}
+      {/* Only the settings this viewer may open; the server refuses the others anyway. */}
       {/* A plain link: /docs is a static page of its own, outside the dashboard. */}
       <a href="/docs" className={linkClass}>
         API reference
       </a>
-      {isAdmin && (
+      {settings.length > 0 && (
         <>
           <div className="mt-3 mb-1 ml-2.5 hidden text-xs tracking-wider text-sidebar-muted uppercase md:block">
             Settings
           </div>
-          {SETTINGS.map(link)}
+          {settings.map(link)}
         </>
       )}
     </nav>

@@ -2,7 +2,8 @@
 // from what the API validates and answers.
 import { OpenAPIRegistry, OpenApiGeneratorV31, zodToOpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { EVENT_TYPES } from '@/server/events/catalog';
+import { EVENT_TYPES } from '@/server/client-safe/event-catalog';
+import { rolesWith } from '@/server/client-safe/permissions';
 import { envelopeSchema, exampleEnvelope } from '@/server/events/payloads';
 import type { AnyRoute, Responses } from '@/server/http/route';
 import './components';
@@ -96,7 +97,9 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       description:
         [
           route.description,
-          route.auth === 'tenant' && route.role === 'admin' ? 'Requires role admin.' : undefined,
+          route.auth === 'tenant'
+            ? `Permission \`${route.permission}\` (roles: ${rolesWith(route.permission).join(', ')}).`
+            : undefined,
         ]
           .filter(Boolean)
           .join(' ') || undefined,

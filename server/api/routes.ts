@@ -1,4 +1,5 @@
 // Every /api/v1 operation. Add a module's routes here and they are served and documented.
+import type { Principal } from '@/server/auth/principal';
 import { compileRoutes, handleApiRequest } from '@/server/http/dispatch';
 import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
@@ -12,7 +13,7 @@ import { deliveryRoutes } from './v1/deliveries';
 import { eventRoutes } from './v1/events';
 import { memberRoutes } from './v1/members';
 import { metaRoutes } from './v1/meta';
-import { paymentProviderRoutes } from './v1/payment-providers';
+import { paymentProviderRoutes, stripeWebhookRoutes } from './v1/payment-providers';
 import { paymentRoutes } from './v1/payments';
 import { webhookRoutes } from './v1/webhooks';
 import { whatsappRoutes } from './v1/whatsapp';
@@ -24,6 +25,7 @@ export const routes: AnyRoute[] = [
   ...bookingRoutes,
   ...paymentRoutes,
   ...paymentProviderRoutes,
+  ...stripeWebhookRoutes,
   ...conversationRoutes,
   ...channelRoutes,
   ...whatsappRoutes,
@@ -42,4 +44,12 @@ const table = compileRoutes(routes);
 
 export function handleApi(request: Request): Promise<Response> {
   return handleApiRequest(request, table);
+}
+
+/**
+ * The dashboard's way to a REST-only route (a streamed file): `/api/dashboard/v1/<path>`, the same
+ * pipeline, permission and answers, with the signed-in member's session as the credential.
+ */
+export function handleDashboardApi(request: Request, session: () => Promise<Principal>): Promise<Response> {
+  return handleApiRequest(request, table, { prefix: '/api/dashboard/v1', session });
 }

@@ -1,3 +1,4 @@
+import { hasPermission, type Permission } from '@/server/client-safe/permissions';
 import { db } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
 import { Errors } from '@/server/lib/errors';
@@ -57,6 +58,7 @@ async function authenticateAccessToken(token: string): Promise<Principal> {
   return { kind: 'user', tenantId, role: membership.role, userId };
 }
 
-export function requireRole(principal: Principal, role: Role | undefined): void {
-  if (role === 'admin' && principal.role !== 'admin') throw Errors.forbidden();
+/** 403 forbidden unless the caller's role holds the permission (server/client-safe/permissions.ts). */
+export function requirePermission(principal: Pick<Principal, 'role'>, permission: Permission): void {
+  if (!hasPermission(principal.role, permission)) throw Errors.forbidden();
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { LIMITS } from '@/server/client-safe/limits';
 import { Timestamp } from '@/server/lib/schemas';
 
 export const LoginInput = z.object({
-  email: z.string().trim().email().max(320),
-  password: z.string().min(1).max(1024),
+  email: z.string().trim().email().max(LIMITS.email),
+  password: z.string().min(1).max(LIMITS.passwordMax),
 });
 
 export const RefreshInput = z.object({ refresh_token: z.string().min(1).max(512) });

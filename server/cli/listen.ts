@@ -8,9 +8,10 @@
 // the listener looks back LOOKBACK_MS behind the newest event it saw, so an event that becomes
 // visible a moment after a later one (concurrent transactions) is still forwarded, deduplicated by
 // id; webhook.test is never forwarded (it belongs to one endpoint).
+
+import { isSubscribable, subscriptionMatches } from '@/server/client-safe/event-catalog';
 import { sendWebhook } from '@/server/delivery/send';
 import { signAttempt } from '@/server/delivery/sign';
-import { isSubscribable, subscriptionMatches } from '@/server/events/catalog';
 import { generateWebhookSecret } from '@/server/security/webhook-secrets';
 
 export const POLL_MS = 500;

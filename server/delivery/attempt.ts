@@ -2,10 +2,11 @@
 // endpoint is inactive now, sign afresh, POST, and record the attempt and the delivery's new state
 // (with `next_attempt_at`, the worker engine's schedule for the retry) in one statement. Duplicate
 // runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
+
+import { isWebhookNotice } from '@/server/client-safe/event-catalog';
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { disableIfFailing, recordDeliveryExhausted } from '@/server/domain/webhooks/failing-endpoint';
-import { isWebhookNotice } from '@/server/events/catalog';
 import { newId } from '@/server/lib/ids';
 import { withAttemptSpan } from '@/server/lib/tracing';
 import { logger } from '@/server/log';

@@ -12,6 +12,12 @@ export interface OperationContext {
   actor: Actor;
   /** The caller's address (server/http/client-address.ts), recorded in the audit log; none for the system. */
   clientAddress?: string;
+  /**
+   * The caller's Idempotency-Key on this request, when it sent one (REST POST). An operation that calls
+   * a provider derives the provider's own idempotency key from it, so a retried request is replayed
+   * there too instead of being done twice (a Stripe refund: server/domain/payments/refund-payment.ts).
+   */
+  requestKey?: string;
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system' };

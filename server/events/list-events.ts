@@ -1,8 +1,8 @@
+import { eventTypeCondition } from '@/server/client-safe/event-catalog';
 import { type Page, paginate } from '@/server/db/pagination';
 import { type EventEnvelope, envelopeOf } from '@/server/delivery/envelope';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
-import { eventTypeCondition } from './catalog';
 
 /**
  * The tenant's events (the outbox), newest first, as the envelopes receivers get; with `after`,

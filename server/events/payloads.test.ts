@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '@/server/client-safe/event-catalog';
 import { jsonSchemaValidator } from '@/test/json-schema';
-import { EVENT_TYPES } from './catalog';
 import {
   describeEventTypes,
   EVENT_PAYLOADS,

@@ -4,12 +4,12 @@
 // (record.ts); GET /event-types and the OpenAPI `webhooks` map are generated from them, so what
 // receivers are promised and what they get cannot drift apart.
 import { z } from 'zod';
+import { EVENT_TYPES, type EventType } from '@/server/client-safe/event-catalog';
 import { Booking } from '@/server/domain/bookings/schemas';
 import { Conversation, Message } from '@/server/domain/conversations/schemas';
 import { Payment } from '@/server/domain/payments/schemas';
 import { WebhookEndpoint } from '@/server/domain/webhooks/schemas';
 import { Timestamp } from '@/server/lib/schemas';
-import { EVENT_TYPES, type EventType } from './catalog';
 
 /** `webhook.test`'s object: not a resource, a marker naming the endpoint it was sent to. */
 export const WebhookTestObject = z.object({

@@ -3,13 +3,14 @@
 // commit with the change or not at all. With the worker engine the delivery rows are the worker's
 // queue, so nothing can be stranded; with Inngest the relay sends after commit and a sweep re-sends
 // events whose `dispatched_at` is still empty (server/delivery/inngest/relay.ts).
+
+import { type EventType, subscriptionMatches } from '@/server/client-safe/event-catalog';
 import { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { type DeliveryEngine, type DeliveryJob, deliveryEngine } from '@/server/delivery/engine';
 import type { EventEnvelope } from '@/server/delivery/envelope';
 import { newId } from '@/server/lib/ids';
 import { currentTraceparent } from '@/server/lib/tracing';
-import { type EventType, subscriptionMatches } from './catalog';
 import { type EventObject, type EventPrevious, validatePayload } from './payloads';
 
 /** One event: its type, and its object (and previous) of that type's schema (payloads.ts). */

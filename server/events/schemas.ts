@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPE_NAMES, isEventTypeFilter } from '@/server/events/catalog';
+import { EVENT_TYPE_NAMES, isEventTypeFilter } from '@/server/client-safe/event-catalog';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
 export const EventTypeName = z.enum(EVENT_TYPE_NAMES as [string, ...string[]]);
@@ -42,7 +42,9 @@ export const EventTypeInfo = z.object({
 export const EventTypeList = z.object({ data: z.array(EventTypeInfo) });
 
 export const EventListQuery = ListQuery.extend({
-  type: EventTypeName.optional().meta({ description: 'Only events of this type' }),
+  type: EventTypeFilter.optional().meta({
+    description: 'Only events of this type, or of a family of types (`booking.*`, `conversation.message.*`)',
+  }),
   after: z
     .string()
     .regex(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be an event id (evt_…)')

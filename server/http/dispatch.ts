@@ -1,5 +1,5 @@
 import type { Span } from '@opentelemetry/api';
-import { authenticate, type Principal, requireRole } from '@/server/auth/principal';
+import { authenticate, type Principal, requirePermission } from '@/server/auth/principal';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { type Actor, operationContext } from '@/server/domain/context';
@@ -21,6 +21,20 @@ import { withSecurityHeaders } from './security-headers';
 
 export const API_PREFIX = '/api/v1';
 
+/**
+ * How a request reaches the routes: the public API (`/api/v1`, a bearer credential and
+ * X-Tenant-ID), or the dashboard's twin of a REST-only route (`/api/dashboard/v1`: the signed-in
+ * member's session is the credential and names the tenant; only GET, only `restOnly` routes such as
+ * a streamed file, since everything else reaches the dashboard as a tRPC procedure).
+ */
+export interface Entry {
+  prefix: string;
+  /** The session's principal, or throws 401; unset for the public API. */
+  session?: () => Promise<Principal>;
+}
+
+const PUBLIC_API: Entry = { prefix: API_PREFIX };
+
 interface CompiledRoute {
   route: AnyRoute;
   pattern: RegExp;
@@ -32,7 +46,7 @@ export function compileRoutes(routes: AnyRoute[]): CompiledRoute[] {
     const names: string[] = [];
     const source = route.path
       .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-      .replace(/\{(\w+)\}/g, (_, name: string) => {
+      .replace(/\{(\w+)\}/g, (_: string, name: string) => {
         names.push(name);
         return '([^/]+)';
       });
@@ -44,12 +58,16 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The wrapper every /api/v1 request goes through; see README "Request pipeline". */
-export function handleApiRequest(request: Request, table: CompiledRoute[]): Promise<Response> {
+export function handleApiRequest(
+  request: Request,
+  table: CompiledRoute[],
+  entry: Entry = PUBLIC_API,
+): Promise<Response> {
   // One span per request when tracing is on; deliveries written inside it keep its trace context.
-  return withRequestSpan(request.method, (span) => handle(request, table, span));
+  return withRequestSpan(request.method, (span) => handle(request, table, span, entry));
 }
 
-async function handle(request: Request, table: CompiledRoute[], span: Span): Promise<Response> {
+async function handle(request: Request, table: CompiledRoute[], span: Span, entry: Entry): Promise<Response> {
   const started = performance.now();
   const sent = request.headers.get('x-request-id');
   const requestId = sent && REQUEST_ID.test(sent) ? sent : newRequestId();
@@ -67,6 +85,7 @@ async function handle(request: Request, table: CompiledRoute[], span: Span): Pro
       url,
       requestId,
       table,
+      entry,
       (id) => {
         tenantId = id;
       },
@@ -128,29 +147,34 @@ async function dispatch(
   url: URL,
   requestId: string,
   table: CompiledRoute[],
+  entry: Entry,
   onTenant: (id: string) => void,
   onRoute: (template: string) => void,
 ): Promise<ApiResult> {
-  const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
+  const path = url.pathname.slice(entry.prefix.length).replace(/\/+$/, '') || '/';
   const method = request.method.toUpperCase();
-  const matches = table
-    .map((entry) => ({ entry, match: entry.pattern.exec(path) }))
-    .filter((m): m is { entry: CompiledRoute; match: RegExpExecArray } => m.match !== null);
+  const reachable = entry.session
+    ? table.filter((c) => c.route.auth === 'tenant' && c.route.restOnly && c.route.method === 'GET')
+    : table;
+  const matches = reachable
+    .map((compiled) => ({ compiled, match: compiled.pattern.exec(path) }))
+    .filter((m): m is { compiled: CompiledRoute; match: RegExpExecArray } => m.match !== null);
   if (matches.length === 0) throw HttpErrors.routeNotFound();
-  const hit = matches.find((m) => m.entry.route.method === method);
-  if (!hit) throw HttpErrors.methodNotAllowed([...new Set(matches.map((m) => m.entry.route.method))]);
+  const hit = matches.find((m) => m.compiled.route.method === method);
+  if (!hit) throw HttpErrors.methodNotAllowed([...new Set(matches.map((m) => m.compiled.route.method))]);
 
-  const { route } = hit.entry;
+  const { route } = hit.compiled;
   onRoute(route.path);
   const params: Record<string, string> = {};
-  hit.entry.names.forEach((name, i) => {
+  hit.compiled.names.forEach((name, i) => {
     params[name] = decodePathSegment(hit.match[i + 1]);
   });
 
-  // Tenancy is checked before the credential (CONTRACT §2).
+  // Tenancy is checked before the credential (CONTRACT §2). A dashboard session names its own tenant.
   const tenantHeader = request.headers.get('x-tenant-id');
   if (tenantHeader !== null && !isUuid(tenantHeader.trim())) throw HttpErrors.tenantHeaderInvalid();
-  if (route.auth === 'tenant' && tenantHeader === null) throw HttpErrors.tenantHeaderMissing();
+  if (route.auth === 'tenant' && tenantHeader === null && !entry.session)
+    throw HttpErrors.tenantHeaderMissing();
   const base: BaseContext = {
     request,
     requestId,
@@ -164,19 +188,24 @@ async function dispatch(
     return route.handler({ ...base, ...input, params });
   }
 
-  const principal = await authenticate(request.headers.get('authorization'));
-  const tenantId = base.tenantHeader as string;
-  if (principal.tenantId !== tenantId) throw Errors.tenantMismatch();
+  const principal = entry.session
+    ? await entry.session()
+    : await authenticate(request.headers.get('authorization'));
+  const tenantId = entry.session ? principal.tenantId : (base.tenantHeader as string);
+  if (principal.tenantId !== (base.tenantHeader ?? tenantId)) throw Errors.tenantMismatch();
   onTenant(tenantId);
   await assertWithinApiRateLimit(principal);
-  requireRole(principal, route.role);
+  requirePermission(principal, route.permission);
 
   const { rawBody, body, query } = await readInput(route, request, url, false);
-  const ctx = operationContext(tenantId, actorOf(principal), base.ip);
-  const run = () => route.handler({ ...base, ctx, principal, body, query, params });
+  const idempotencyKey = method === 'POST' ? request.headers.get('idempotency-key') : null;
+  const ctx = {
+    ...operationContext(tenantId, actorOf(principal), base.ip),
+    ...(idempotencyKey !== null ? { requestKey: idempotencyKey } : {}),
+  };
+  const run = () => route.handler({ ctx, body, query, params });
 
-  const idempotencyKey = request.headers.get('idempotency-key');
-  if (method === 'POST' && idempotencyKey !== null) {
+  if (idempotencyKey !== null) {
     const credential = ctx.actor.type === 'system' ? 'system' : `${ctx.actor.type}:${ctx.actor.id}`;
     const secretResponse = Boolean(route.secretResponse);
     return withIdempotency(

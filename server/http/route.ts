@@ -1,10 +1,11 @@
-// One REST operation, declared once: the router dispatches it, the pipeline enforces its
-// tenancy, credential, role and schemas, and the OpenAPI document is generated from the same
-// object. A handler's answer is typed by the route's declared `responses`: a status it does not
-// declare, or a body that does not fit that status's schema, does not compile.
+// One operation, declared once: the REST router dispatches it, the pipeline enforces its tenancy,
+// credential, permission and schemas, the OpenAPI document is generated from the same object, and
+// the dashboard's tRPC procedure (server/trpc/from-route.ts) is derived from it, so names, limits,
+// permissions and answers cannot differ between the two. A handler's answer is typed by the route's
+// declared `responses`: a status it does not declare, or a body that does not fit that status's
+// schema, does not compile.
 import type { z } from 'zod';
-import type { Principal } from '@/server/auth/principal';
-import type { Role } from '@/server/db/generated/enums';
+import type { Permission } from '@/server/client-safe/permissions';
 import type { OperationContext } from '@/server/domain/context';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -53,26 +54,43 @@ export interface BaseContext {
   tenantHeader: string | null;
 }
 
-export interface TenantContext extends BaseContext {
-  /** The operation context every domain call takes: tenant-scoped client, tenant, actor. */
+/**
+ * What a tenant operation's handler gets, whichever transport called it: the operation context
+ * (tenant-scoped client, tenant, actor, client address) and its validated input. Nothing of the
+ * HTTP request: that is what lets the same handler serve REST and tRPC.
+ */
+export interface OperationInput<B, Q, Path extends string> {
   ctx: OperationContext;
-  principal: Principal;
+  body: Infer<B>;
+  query: Infer<Q>;
+  params: PathParams<Path>;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
-type Params<P> = P extends z.ZodType ? z.output<P> : Record<string, string>;
+type ParamNames<S extends string> = S extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : never;
+/** The decoded path parameters of a route path: `/bookings/{id}` → `{ id: string }`. */
+export type PathParams<Path extends string> = { [K in ParamNames<Path>]: string };
 
-interface RouteCommon<B, Q, P, R extends Responses> {
-  method: HttpMethod;
-  /** OpenAPI-style path below /api/v1, e.g. `/bookings/{id}`. */
-  path: string;
-  operationId: string;
+interface RouteCommon<
+  B,
+  Q,
+  Path extends string,
+  R extends Responses,
+  Id extends string,
+  M extends HttpMethod,
+> {
+  method: M;
+  /** OpenAPI-style path below /api/v1, e.g. `/bookings/{id}`; each `{name}` is a string parameter. */
+  path: Path;
+  /** The OpenAPI operationId, also the name of the derived tRPC procedure. */
+  operationId: Id;
   summary: string;
   tag: string;
   description?: string;
   body?: B;
   query?: Q;
-  params?: P;
   /** Documented success responses: status → schema (none for no body). */
   responses: R;
   /** Documented error statuses beyond the ones every route of its kind can return. */
@@ -81,16 +99,30 @@ interface RouteCommon<B, Q, P, R extends Responses> {
   secretResponse?: boolean;
 }
 
-export interface TenantRoute<B = undefined, Q = undefined, P = undefined, R extends Responses = Responses>
-  extends RouteCommon<B, Q, P, R> {
+export interface TenantRoute<
+  B = undefined,
+  Q = undefined,
+  Path extends string = string,
+  R extends Responses = Responses,
+  Id extends string = string,
+  M extends HttpMethod = HttpMethod,
+> extends RouteCommon<B, Q, Path, R, Id, M> {
   auth: 'tenant';
-  /** Minimum role; `admin` routes refuse agents with 403 forbidden. */
-  role: Role;
-  handler: (ctx: TenantContext & { body: Infer<B>; query: Infer<Q>; params: Params<P> }) => Promise<Reply<R>>;
+  /** What the caller must be allowed (server/client-safe/permissions.ts); others get 403 forbidden. */
+  permission: Permission;
+  /** Not offered as a tRPC procedure (a streamed file: the dashboard reads it over REST with its session). */
+  restOnly?: boolean;
+  handler: (input: OperationInput<B, Q, Path>) => Promise<Reply<R>>;
 }
 
-export interface PublicRoute<B = undefined, Q = undefined, P = undefined, R extends Responses = Responses>
-  extends RouteCommon<B, Q, P, R> {
+export interface PublicRoute<
+  B = undefined,
+  Q = undefined,
+  Path extends string = string,
+  R extends Responses = Responses,
+  Id extends string = string,
+  M extends HttpMethod = HttpMethod,
+> extends RouteCommon<B, Q, Path, R, Id, M> {
   /** `public`: no credential; X-Tenant-ID optional but checked when sent. */
   auth: 'public';
   /** Read the raw body yourself (signature checks over exact bytes). */
@@ -99,30 +131,36 @@ export interface PublicRoute<B = undefined, Q = undefined, P = undefined, R exte
     ctx: BaseContext & {
       body: Infer<B>;
       query: Infer<Q>;
-      params: Infer<P> & Record<string, string>;
+      params: PathParams<Path>;
       rawBody: string;
     },
   ) => Promise<Reply<R>>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the route table holds routes of every schema type
-export type AnyRoute = TenantRoute<any, any, any, any> | PublicRoute<any, any, any, any>;
+export type AnyTenantRoute = TenantRoute<any, any, any, any, any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above
+export type AnyRoute = AnyTenantRoute | PublicRoute<any, any, any, any, any, any>;
 
 export function tenantRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
+  const Path extends string = string,
   const R extends Responses = Responses,
->(route: Omit<TenantRoute<B, Q, P, R>, 'auth'>): TenantRoute<B, Q, P, R> {
+  const Id extends string = string,
+  const M extends HttpMethod = HttpMethod,
+>(route: Omit<TenantRoute<B, Q, Path, R, Id, M>, 'auth'>): TenantRoute<B, Q, Path, R, Id, M> {
   return { ...route, auth: 'tenant' };
 }
 
 export function publicRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
+  const Path extends string = string,
   const R extends Responses = Responses,
->(route: Omit<PublicRoute<B, Q, P, R>, 'auth'>): PublicRoute<B, Q, P, R> {
+  const Id extends string = string,
+  const M extends HttpMethod = HttpMethod,
+>(route: Omit<PublicRoute<B, Q, Path, R, Id, M>, 'auth'>): PublicRoute<B, Q, Path, R, Id, M> {
   return { ...route, auth: 'public' };
 }
 

@@ -1,10 +1,13 @@
 // tRPC for the dashboard. The context carries the viewer whose membership was just re-read from the
-// database; `protectedProcedure` adds the tenant-scoped client, `adminProcedure` refuses agents.
+// database; `protectedProcedure` adds the tenant-scoped client, `permittedProcedure(p)` checks a
+// permission as the REST pipeline does.
 // Domain code throws `AppError`; the middleware below is the one place that maps those to tRPC
 // codes (keeping the API code and field errors for the UI).
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { ZodError, z } from 'zod';
+import { ZodError } from 'zod';
+import { requirePermission } from '@/server/auth/principal';
+import type { Permission } from '@/server/client-safe/permissions';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { operationContext } from '@/server/domain/context';
@@ -140,18 +143,10 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   });
 });
 
-export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (ctx.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: 'Only admins can do this' });
-  return next();
-});
-
-/** Shared inputs. */
-export const IdInput = z.object({ id: z.string().min(1).max(100) });
-
-/**
- * The page size of a dashboard list, to `.extend()` a REST list query's `.partial()` with: the
- * REST default of 20 would otherwise win over the dashboard's.
- */
-export function dashboardPage(pageSize: number) {
-  return { limit: z.number().int().min(1).max(100).default(pageSize) };
+/** A procedure for those whose role holds `permission` (server/client-safe/permissions.ts), as REST checks it. */
+export function permittedProcedure(permission: Permission) {
+  return protectedProcedure.use(({ ctx, next }) => {
+    requirePermission(ctx, permission);
+    return next();
+  });
 }

@@ -1,5 +1,6 @@
 import { getServerSession, type Session } from 'next-auth';
 import { isWebSessionActive } from '@/server/auth/web-sessions';
+import { type Permission, permissionsOf } from '@/server/client-safe/permissions';
 import { db } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
 import { isUuid } from '@/server/lib/ids';
@@ -24,6 +25,8 @@ export interface Viewer {
   /** null when signed in but no tenant is chosen yet (or the membership is gone). */
   tenantId: string | null;
   role: Role | null;
+  /** What the role may do (server/client-safe/permissions.ts): pages show actions by these, never by role. */
+  permissions: Permission[];
   tenantName: string | null;
 }
 
@@ -53,6 +56,7 @@ export async function viewerFromSession(
     name: session.user.name ?? '',
     tenantId: membership?.tenantId ?? null,
     role: membership?.role ?? null,
+    permissions: permissionsOf(membership?.role),
     tenantName: membership?.tenant.name ?? null,
   };
 }

@@ -1,29 +1,35 @@
-// The dashboard's API: one router per area.
+// The dashboard's API. Every REST operation is also a procedure here, derived from its route
+// (from-route.ts) and named by its operationId, grouped as the REST modules are; only what has no
+// REST twin is written by hand: the overview and the one-time-link pages.
+import { apiKeyRoutes } from '@/server/api/v1/api-keys';
+import { auditLogRoutes } from '@/server/api/v1/audit-log';
+import { bookingRoutes } from '@/server/api/v1/bookings';
+import { channelRoutes } from '@/server/api/v1/channels';
+import { conversationRoutes } from '@/server/api/v1/conversations';
+import { deliveryRoutes } from '@/server/api/v1/deliveries';
+import { eventRoutes } from '@/server/api/v1/events';
+import { memberRoutes } from '@/server/api/v1/members';
+import { paymentProviderRoutes } from '@/server/api/v1/payment-providers';
+import { paymentRoutes } from '@/server/api/v1/payments';
+import { webhookRoutes } from '@/server/api/v1/webhooks';
+import { routerFrom } from './from-route';
 import { createCallerFactory, createTRPCRouter } from './init';
-import { apiKeysRouter } from './routers/api-keys';
-import { auditLogRouter } from './routers/audit-log';
-import { bookingsRouter } from './routers/bookings';
-import { conversationsRouter } from './routers/conversations';
-import { eventTypesRouter } from './routers/event-types';
-import { eventsRouter } from './routers/events';
 import { linksRouter } from './routers/links';
 import { overviewRouter } from './routers/overview';
-import { paymentsRouter } from './routers/payments';
-import { teamRouter } from './routers/team';
-import { webhooksRouter } from './routers/webhooks';
 
 export const appRouter = createTRPCRouter({
-  apiKeys: apiKeysRouter,
-  auditLog: auditLogRouter,
-  bookings: bookingsRouter,
-  conversations: conversationsRouter,
-  eventTypes: eventTypesRouter,
-  events: eventsRouter,
+  apiKeys: routerFrom(apiKeyRoutes),
+  auditLog: routerFrom(auditLogRoutes),
+  bookings: routerFrom(bookingRoutes),
+  channels: routerFrom(channelRoutes),
+  conversations: routerFrom(conversationRoutes),
+  events: routerFrom(eventRoutes),
+  members: routerFrom(memberRoutes),
+  payments: routerFrom(paymentRoutes),
+  paymentProviders: routerFrom(paymentProviderRoutes),
+  webhooks: routerFrom([...webhookRoutes, ...deliveryRoutes]),
   links: linksRouter,
   overview: overviewRouter,
-  payments: paymentsRouter,
-  team: teamRouter,
-  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,7 +1,8 @@
 'use client';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatTime, LoadMore, QueryState, Time } from '@/app/_components/feedback';
+import { CursorList, cursorPages } from '@/app/_components/cursor-list';
+import { formatTime, Time } from '@/app/_components/feedback';
 import { StatusSelect } from '@/app/_components/status-select';
 import { useTRPC } from '@/app/_components/trpc';
 import {
@@ -18,28 +19,30 @@ import {
   useFeedback,
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
+import { LIMITS } from '@/server/client-safe/limits';
+import { BOOKING_STATUSES } from '@/server/client-safe/statuses';
 
-const FILTERS = ['all', 'pending', 'confirmed', 'completed', 'cancelled'] as const;
+const FILTERS = ['all', ...BOOKING_STATUSES] as const;
 type Filter = (typeof FILTERS)[number];
 
 export function BookingsView() {
   const trpc = useTRPC();
   const [filter, setFilter] = useState<Filter>('all');
   const bookings = useInfiniteQuery(
-    trpc.bookings.list.infiniteQueryOptions(filter === 'all' ? {} : { status: filter }, {
-      getNextPageParam: (page) => page.next_cursor,
-    }),
+    trpc.bookings.listBookings.infiniteQueryOptions(
+      { limit: 50, ...(filter === 'all' ? {} : { status: filter }) },
+      cursorPages,
+    ),
   );
-  const rows = bookings.data?.pages.flatMap((page) => page.data) ?? [];
   const feedback = useFeedback();
   const done = (verb: string) => ({
     feedback,
     success: (b: { customer: { name: string } }) => `Booking for ${b.customer.name} ${verb}`,
     invalidate: [trpc.bookings.pathKey()],
   });
-  const confirm = useAction(trpc.bookings.confirm.mutationOptions(), done('confirmed'));
-  const complete = useAction(trpc.bookings.complete.mutationOptions(), done('completed'));
-  const cancel = useAction(trpc.bookings.cancel.mutationOptions(), done('cancelled'));
+  const confirm = useAction(trpc.bookings.confirmBooking.mutationOptions(), done('confirmed'));
+  const complete = useAction(trpc.bookings.completeBooking.mutationOptions(), done('completed'));
+  const cancel = useAction(trpc.bookings.cancelBooking.mutationOptions(), done('cancelled'));
   const busy = confirm.isPending || complete.isPending || cancel.isPending;
 
   return (
@@ -50,12 +53,11 @@ export function BookingsView() {
         actions={<StatusSelect id="booking-filter" value={filter} options={FILTERS} onChange={setFilter} />}
       />
       {feedback.node}
-      <QueryState
+      <CursorList
         query={bookings}
-        rows={rows}
         empty={<EmptyState>No bookings{filter === 'all' ? '' : ` with status ${filter}`}.</EmptyState>}
       >
-        {() => (
+        {(rows) => (
           <Table>
             <THead columns={['Customer', 'Service', 'Starts', 'Ends', 'Status']} actions="Actions" />
             <TBody>
@@ -101,11 +103,11 @@ export function BookingsView() {
                         label="Reason"
                         hint="Optional. Kept with the booking and sent with the event."
                         multiline
-                        maxLength={500}
+                        maxLength={LIMITS.cancellationReason}
                         submitLabel="Cancel booking"
                         cancelLabel="Keep booking"
                         destructive
-                        onSubmit={(reason) => cancel.mutateAsync({ id: b.id, reason: reason || null })}
+                        onSubmit={(reason) => cancel.mutateAsync({ id: b.id, ...(reason ? { reason } : {}) })}
                       />
                     )}
                   </Td>
@@ -114,8 +116,7 @@ export function BookingsView() {
             </TBody>
           </Table>
         )}
-      </QueryState>
-      <LoadMore query={bookings} />
+      </CursorList>
     </>
   );
 }

@@ -1,7 +1,12 @@
+import { PermissionGate } from '@/app/(dashboard)/permission-gate';
 import { BookingsView } from './bookings-view';
 
 export const metadata = { title: 'Bookings · Switchboard' };
 
 export default function BookingsPage() {
-  return <BookingsView />;
+  return (
+    <PermissionGate permission="bookings.read">
+      <BookingsView />
+    </PermissionGate>
+  );
 }

@@ -1,9 +1,9 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useSession } from 'next-auth/react';
 import { useState } from 'react';
-import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
+import { CursorList, cursorPages } from '@/app/_components/cursor-list';
+import { QueryState, Time } from '@/app/_components/feedback';
 import { StatusSelect } from '@/app/_components/status-select';
 import { useTRPC } from '@/app/_components/trpc';
 import {
@@ -21,8 +21,10 @@ import {
   useFeedback,
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
+import { useViewer } from '@/app/_components/viewer';
+import { CONVERSATION_STATUSES } from '@/server/client-safe/statuses';
 
-const FILTERS = ['all', 'open', 'pending_human', 'resolved'] as const;
+const FILTERS = ['all', ...CONVERSATION_STATUSES] as const;
 type Filter = (typeof FILTERS)[number];
 type Conversation = {
   id: string;
@@ -47,23 +49,27 @@ const contactOf = (c: Conversation) => c.contact.name ?? c.contact.phone ?? c.id
 
 export function ConversationsView() {
   const trpc = useTRPC();
-  const me = useSession().data?.user.id;
+  const me = useViewer().userId;
   const [filter, setFilter] = useState<Filter>('all');
-  const queue = useQuery({ ...trpc.conversations.handoffQueue.queryOptions({}), refetchInterval: 10_000 });
+  // The queue is the list filtered to conversations waiting for a person.
+  const queue = useQuery({
+    ...trpc.conversations.listConversations.queryOptions({ status: 'pending_human', limit: 50 }),
+    refetchInterval: 10_000,
+  });
   const all = useInfiniteQuery(
-    trpc.conversations.list.infiniteQueryOptions(filter === 'all' ? {} : { status: filter }, {
-      getNextPageParam: (page) => page.next_cursor,
-    }),
+    trpc.conversations.listConversations.infiniteQueryOptions(
+      { limit: 50, ...(filter === 'all' ? {} : { status: filter }) },
+      cursorPages,
+    ),
   );
-  const allRows = all.data?.pages.flatMap((page) => page.data) ?? [];
   const feedback = useFeedback();
   const invalidate = [trpc.conversations.pathKey()];
-  const assign = useAction(trpc.conversations.assignToMe.mutationOptions(), {
+  const assign = useAction(trpc.conversations.assignConversation.mutationOptions(), {
     feedback,
     success: (c) => `You now handle the conversation with ${contactOf(c)}`,
     invalidate,
   });
-  const resolve = useAction(trpc.conversations.resolve.mutationOptions(), {
+  const resolve = useAction(trpc.conversations.resolveConversation.mutationOptions(), {
     feedback,
     success: (c) => `Conversation with ${contactOf(c)} resolved`,
     invalidate,
@@ -101,7 +107,7 @@ export function ConversationsView() {
             </Td>
             <Td actions>
               {c.status !== 'resolved' && c.assignee_id !== me && (
-                <Button size="sm" disabled={busy} onClick={() => assign.mutate({ id: c.id })}>
+                <Button size="sm" disabled={busy} onClick={() => assign.mutate({ id: c.id, user_id: me })}>
                   Assign to me
                 </Button>
               )}
@@ -154,18 +160,16 @@ export function ConversationsView() {
           />
         }
       />
-      <QueryState
+      <CursorList
         query={all}
-        rows={allRows}
         empty={
           <EmptyState>
             No conversations{filter === 'all' ? '' : ` with status ${filter.replace('_', ' ')}`}.
           </EmptyState>
         }
       >
-        {() => table(allRows, 'All conversations')}
-      </QueryState>
-      <LoadMore query={all} />
+        {(rows) => table(rows, 'All conversations')}
+      </CursorList>
     </>
   );
 }

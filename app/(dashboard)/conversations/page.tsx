@@ -1,7 +1,12 @@
+import { PermissionGate } from '@/app/(dashboard)/permission-gate';
 import { ConversationsView } from './conversations-view';
 
 export const metadata = { title: 'Conversations · Switchboard' };
 
 export default function ConversationsPage() {
-  return <ConversationsView />;
+  return (
+    <PermissionGate permission="conversations.read">
+      <ConversationsView />
+    </PermissionGate>
+  );
 }

@@ -7,8 +7,9 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { CursorList, cursorPages } from '@/app/_components/cursor-list';
 import { EventTypeSelect } from '@/app/_components/event-type-select';
-import { Loading, LoadMore, QueryState, Time } from '@/app/_components/feedback';
+import { Loading, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
@@ -52,12 +53,9 @@ export function EventsView() {
   };
 
   const events = useInfiniteQuery({
-    ...trpc.events.list.infiniteQueryOptions(type ? { type } : {}, {
-      getNextPageParam: (page) => page.next_cursor,
-    }),
+    ...trpc.events.listEvents.infiniteQueryOptions({ limit: 25, ...(type ? { type } : {}) }, cursorPages),
     refetchInterval: 10_000,
   });
-  const rows = events.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
     <>
@@ -75,12 +73,11 @@ export function EventsView() {
         </Field>
         {events.isFetching && <span className="pb-2 text-sm text-muted">Refreshing…</span>}
       </div>
-      <QueryState
+      <CursorList
         query={events}
-        rows={rows}
         empty={<EmptyState>{type ? `No ${type} events.` : 'No events yet.'}</EmptyState>}
       >
-        {() => (
+        {(rows) => (
           <Table aria-label="Events">
             <THead columns={['Type', 'Object', 'Created', 'Event']} actions="Details" />
             <TBody>
@@ -118,8 +115,7 @@ export function EventsView() {
             </TBody>
           </Table>
         )}
-      </QueryState>
-      <LoadMore query={events} />
+      </CursorList>
       {selected && <EventPanel id={selected} />}
     </>
   );
@@ -127,12 +123,12 @@ export function EventsView() {
 
 function EventPanel({ id }: { id: string }) {
   const trpc = useTRPC();
-  const event = useQuery(trpc.events.get.queryOptions({ id }));
-  const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
+  const event = useQuery(trpc.events.getEvent.queryOptions({ id }));
+  const endpoints = useQuery(trpc.webhooks.listWebhookEndpoints.queryOptions({ limit: 100 }));
   const urlOf = (endpointId: string) =>
     endpoints.data?.data.find((e) => e.id === endpointId)?.url ?? endpointId;
   const deliveries = useQuery({
-    ...trpc.webhooks.deliveries.queryOptions({ eventId: id, limit: 100 }),
+    ...trpc.webhooks.listDeliveries.queryOptions({ event_id: id, limit: 100 }),
     refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 1500 : false),
   });
   const payload = event.data ? JSON.stringify(event.data, null, 2) : '';

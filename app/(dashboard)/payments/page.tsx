@@ -1,9 +1,12 @@
-import { currentViewer } from '@/server/trpc/membership';
+import { PermissionGate } from '@/app/(dashboard)/permission-gate';
 import { PaymentsView } from './payments-view';
 
 export const metadata = { title: 'Payments · Switchboard' };
 
-export default async function PaymentsPage() {
-  const viewer = await currentViewer();
-  return <PaymentsView canChange={viewer?.role === 'admin'} />;
+export default function PaymentsPage() {
+  return (
+    <PermissionGate permission="payments.read">
+      <PaymentsView />
+    </PermissionGate>
+  );
 }

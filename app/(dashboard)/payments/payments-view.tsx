@@ -1,7 +1,8 @@
 'use client';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
+import { CursorList, cursorPages } from '@/app/_components/cursor-list';
+import { Time } from '@/app/_components/feedback';
 import { formatMoney } from '@/app/_components/money';
 import { StatusSelect } from '@/app/_components/status-select';
 import { useTRPC } from '@/app/_components/trpc';
@@ -21,21 +22,27 @@ import {
   useFeedback,
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
+import { useViewer } from '@/app/_components/viewer';
+import { PAYMENT_STATUSES } from '@/server/client-safe/statuses';
 
-const FILTERS = ['all', 'pending', 'succeeded', 'failed', 'refunded'] as const;
+const FILTERS = ['all', ...PAYMENT_STATUSES] as const;
 type Filter = (typeof FILTERS)[number];
 
-export function PaymentsView({ canChange }: { canChange: boolean }) {
+export function PaymentsView() {
   const trpc = useTRPC();
+  const canChange = useViewer().can('payments.write');
   const [filter, setFilter] = useState<Filter>('all');
   const [bookingId, setBookingId] = useState('');
   const payments = useInfiniteQuery(
-    trpc.payments.list.infiniteQueryOptions(
-      { ...(filter === 'all' ? {} : { status: filter }), ...(bookingId ? { booking_id: bookingId } : {}) },
-      { getNextPageParam: (page) => page.next_cursor },
+    trpc.payments.listPayments.infiniteQueryOptions(
+      {
+        limit: 50,
+        ...(filter === 'all' ? {} : { status: filter }),
+        ...(bookingId ? { booking_id: bookingId } : {}),
+      },
+      cursorPages,
     ),
   );
-  const rows = payments.data?.pages.flatMap((page) => page.data) ?? [];
   const feedback = useFeedback();
   const done = (verb: string) => ({
     feedback,
@@ -43,9 +50,9 @@ export function PaymentsView({ canChange }: { canChange: boolean }) {
       `Payment of ${formatMoney(p.amount, p.currency)} ${verb}`,
     invalidate: [trpc.payments.pathKey()],
   });
-  const succeed = useAction(trpc.payments.succeed.mutationOptions(), done('marked succeeded'));
-  const fail = useAction(trpc.payments.fail.mutationOptions(), done('marked failed'));
-  const refund = useAction(trpc.payments.refund.mutationOptions(), done('refunded'));
+  const succeed = useAction(trpc.payments.succeedPayment.mutationOptions(), done('marked succeeded'));
+  const fail = useAction(trpc.payments.failPayment.mutationOptions(), done('marked failed'));
+  const refund = useAction(trpc.payments.refundPayment.mutationOptions(), done('refunded'));
   const busy = succeed.isPending || fail.isPending || refund.isPending;
 
   function filterByBooking(event: FormEvent<HTMLFormElement>) {
@@ -80,9 +87,8 @@ export function PaymentsView({ canChange }: { canChange: boolean }) {
         }
       />
       {feedback.node}
-      <QueryState
+      <CursorList
         query={payments}
-        rows={rows}
         empty={
           <EmptyState>
             No payments{filter === 'all' ? '' : ` with status ${filter}`}
@@ -90,7 +96,7 @@ export function PaymentsView({ canChange }: { canChange: boolean }) {
           </EmptyState>
         }
       >
-        {() => (
+        {(rows) => (
           <Table>
             <THead
               columns={['Amount', 'Status', 'Booking', 'Provider', 'Created']}
@@ -150,8 +156,7 @@ export function PaymentsView({ canChange }: { canChange: boolean }) {
             </TBody>
           </Table>
         )}
-      </QueryState>
-      <LoadMore query={payments} />
+      </CursorList>
     </>
   );
 }

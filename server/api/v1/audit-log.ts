@@ -10,7 +10,7 @@ export const auditLogRoutes = [
     path: '/audit-log',
     operationId: 'listAuditLog',
     tag: 'Audit log',
-    role: 'admin',
+    permission: 'audit_log.read',
     summary: 'Who changed what: keys, webhook endpoints, channels, members, invitations, secrets',
     description:
       'Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, ' +

@@ -26,7 +26,7 @@ export const bookingRoutes = [
     path: '/bookings',
     operationId: 'listBookings',
     tag,
-    role: 'agent',
+    permission: 'bookings.read',
     summary: "List the tenant's bookings",
     description:
       'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email ' +
@@ -40,7 +40,7 @@ export const bookingRoutes = [
     path: '/bookings',
     operationId: 'createBooking',
     tag,
-    role: 'agent',
+    permission: 'bookings.write',
     summary: 'Create a booking (starts pending)',
     description: 'Emits booking.created. end_at must be after start_at (422).',
     body: CreateBookingInput,
@@ -52,7 +52,7 @@ export const bookingRoutes = [
     path: '/bookings/{id}',
     operationId: 'getBooking',
     tag,
-    role: 'agent',
+    permission: 'bookings.read',
     summary: 'Read a booking',
     responses: { 200: { description: 'The booking', schema: Booking } },
     handler: async ({ ctx, params }) => json(200, await getBooking(ctx, { id: params.id })),
@@ -62,7 +62,7 @@ export const bookingRoutes = [
     path: '/bookings/{id}',
     operationId: 'updateBooking',
     tag,
-    role: 'agent',
+    permission: 'bookings.write',
     summary: 'Change or reschedule a booking',
     description:
       'Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A ' +
@@ -78,7 +78,7 @@ export const bookingRoutes = [
     path: '/bookings/{id}/confirm',
     operationId: 'confirmBooking',
     tag,
-    role: 'agent',
+    permission: 'bookings.write',
     summary: 'Confirm a pending booking',
     description: `Emits booking.confirmed. ${TRANSITIONS}`,
     responses: { 200: { description: 'The confirmed booking', schema: Booking } },
@@ -89,7 +89,7 @@ export const bookingRoutes = [
     path: '/bookings/{id}/cancel',
     operationId: 'cancelBooking',
     tag,
-    role: 'agent',
+    permission: 'bookings.write',
     summary: 'Cancel a pending or confirmed booking',
     description: `Emits booking.cancelled; the optional reason is kept as cancellation_reason.
       ${TRANSITIONS}`.replace(/\s+/g, ' '),
@@ -103,7 +103,7 @@ export const bookingRoutes = [
     path: '/bookings/{id}/complete',
     operationId: 'completeBooking',
     tag,
-    role: 'agent',
+    permission: 'bookings.write',
     summary: 'Complete a confirmed booking',
     description: `Emits booking.completed. ${TRANSITIONS}`,
     responses: { 200: { description: 'The completed booking', schema: Booking } },

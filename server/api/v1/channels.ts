@@ -13,7 +13,7 @@ export const channelRoutes = [
     path: '/channels',
     operationId: 'createChannel',
     tag,
-    role: 'admin',
+    permission: 'channels.write',
     summary: "Register the tenant's WhatsApp number",
     description:
       'The access token must be able to read the number at the Graph API (GET /{phone_number_id} ' +
@@ -29,7 +29,7 @@ export const channelRoutes = [
     path: '/channels',
     operationId: 'listChannels',
     tag,
-    role: 'admin',
+    permission: 'channels.read',
     summary: "List the tenant's channels",
     query: ChannelListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Channel, 'ChannelList') } },
@@ -40,7 +40,7 @@ export const channelRoutes = [
     path: '/channels/{id}',
     operationId: 'deleteChannel',
     tag,
-    role: 'admin',
+    permission: 'channels.write',
     summary: 'Remove a channel and its token',
     description:
       'Its conversations stay; replies on them fail with a reason, and inbound traffic for the number is ' +

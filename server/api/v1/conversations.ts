@@ -32,7 +32,7 @@ export const conversationRoutes = [
     path: '/conversations',
     operationId: 'listConversations',
     tag,
-    role: 'agent',
+    permission: 'conversations.read',
     summary: "List the tenant's conversations",
     description: 'Filters: status, handled_by, assignee_id. The hand-off queue is ?status=pending_human.',
     query: ConversationListQuery,
@@ -46,7 +46,7 @@ export const conversationRoutes = [
     path: '/conversations',
     operationId: 'createConversation',
     tag,
-    role: 'agent',
+    permission: 'conversations.write',
     summary: 'Start a conversation',
     description:
       'Inbound WhatsApp messages start conversations by themselves; this starts one from your side. ' +
@@ -62,7 +62,7 @@ export const conversationRoutes = [
     path: '/conversations/{id}',
     operationId: 'getConversation',
     tag,
-    role: 'agent',
+    permission: 'conversations.read',
     summary: 'Read a conversation',
     responses: { 200: { description: 'The conversation', schema: Conversation } },
     handler: async ({ ctx, params }) => json(200, await getConversation(ctx, { id: params.id })),
@@ -72,7 +72,7 @@ export const conversationRoutes = [
     path: '/conversations/{id}/messages',
     operationId: 'listConversationMessages',
     tag,
-    role: 'agent',
+    permission: 'conversations.read',
     summary: "List a conversation's messages",
     query: ListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Message, 'MessageList') } },
@@ -84,7 +84,9 @@ export const conversationRoutes = [
     path: '/conversations/{id}/messages/{message_id}/media',
     operationId: 'getMessageMedia',
     tag,
-    role: 'agent',
+    permission: 'conversations.read',
+    // A file, not JSON: the dashboard reads it here too, with its session (/api/dashboard/v1/…).
+    restOnly: true,
     summary: "Download an inbound message's file",
     description:
       'Streams the image, video, audio, document or sticker of an inbound WhatsApp message, fetched from ' +
@@ -105,7 +107,7 @@ export const conversationRoutes = [
     path: '/conversations/{id}/messages',
     operationId: 'sendConversationMessage',
     tag,
-    role: 'agent',
+    permission: 'conversations.write',
     summary: 'Send a message to the contact',
     description:
       'Exactly one of `text`, `template` (an approved WhatsApp template, allowed at any time) or `media` ' +
@@ -127,7 +129,7 @@ export const conversationRoutes = [
     path: '/conversations/{id}/handoff',
     operationId: 'handoffConversation',
     tag,
-    role: 'agent',
+    permission: 'conversations.write',
     summary: 'Hand the conversation from the AI to a person',
     description:
       `Only an open conversation handled by the AI (else 409 invalid_transition). It becomes ` +
@@ -150,7 +152,7 @@ export const conversationRoutes = [
     path: '/conversations/{id}/assign',
     operationId: 'assignConversation',
     tag,
-    role: 'agent',
+    permission: 'conversations.write',
     summary: 'Assign the conversation to a team member',
     description:
       `user_id must be a member of this tenant (422). An open or pending_human conversation becomes open, ` +
@@ -166,7 +168,7 @@ export const conversationRoutes = [
     path: '/conversations/{id}/resolve',
     operationId: 'resolveConversation',
     tag,
-    role: 'agent',
+    permission: 'conversations.write',
     summary: 'Resolve the conversation',
     description: `Emits conversation.resolved; an already resolved conversation answers 409. ${STATES}`,
     responses: { 200: { description: 'The conversation', schema: Conversation } },

@@ -11,7 +11,7 @@ export const deliveryRoutes = [
     path: '/deliveries',
     operationId: 'listDeliveries',
     tag,
-    role: 'admin',
+    permission: 'webhooks.read',
     summary: 'Deliveries across all endpoints, filtered (e.g. ?status=failed&event_type=booking.*)',
     description:
       'Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it. ' +
@@ -25,7 +25,7 @@ export const deliveryRoutes = [
     path: '/deliveries/{id}',
     operationId: 'getDelivery',
     tag,
-    role: 'admin',
+    permission: 'webhooks.read',
     summary: 'A delivery with every attempt and the event payload',
     responses: { 200: { description: 'The delivery', schema: DeliveryDetail } },
     errors: [404],
@@ -36,7 +36,7 @@ export const deliveryRoutes = [
     path: '/deliveries/{id}/resend',
     operationId: 'resendDelivery',
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Deliver the same event to the same endpoint again, now',
     description:
       'Creates a new delivery (resend_of_id = the original) with a fresh attempt schedule; receivers get ' +

@@ -12,7 +12,7 @@ export const eventRoutes = [
     path: '/event-types',
     operationId: 'listEventTypes',
     tag,
-    role: 'agent',
+    permission: 'event_types.read',
     summary: 'The event catalog',
     responses: { 200: { description: 'Every event type', schema: EventTypeList } },
     description:
@@ -25,7 +25,7 @@ export const eventRoutes = [
     path: '/events',
     operationId: 'listEvents',
     tag,
-    role: 'admin',
+    permission: 'events.read',
     summary: "The tenant's events, newest first (or after one, oldest first)",
     description:
       'Every recorded event of the tenant, delivered or not, as the envelope receivers get. With `after`, the ' +
@@ -42,7 +42,7 @@ export const eventRoutes = [
     path: '/events/{id}',
     operationId: 'getEvent',
     tag,
-    role: 'admin',
+    permission: 'events.read',
     summary: 'One event envelope, as delivered',
     responses: { 200: { description: 'The event', schema: EventEnvelope } },
     errors: [404],

@@ -25,7 +25,7 @@ export const memberRoutes = [
     path: '/members',
     operationId: 'listMembers',
     tag,
-    role: 'admin',
+    permission: 'members.read',
     summary: 'List the members of the tenant',
     description: 'Everyone in the tenant with their role, in the order they joined (all of them: no pages).',
     responses: { 200: { description: 'The members', schema: MemberList } },
@@ -36,7 +36,7 @@ export const memberRoutes = [
     path: '/members/{id}',
     operationId: 'changeMemberRole',
     tag,
-    role: 'admin',
+    permission: 'members.write',
     summary: "Change a member's role (`{id}` is the user id)",
     description:
       'Takes effect on the next request of that person (access tokens re-read the membership). Demoting ' +
@@ -53,7 +53,7 @@ export const memberRoutes = [
     path: '/members/{id}',
     operationId: 'removeMember',
     tag,
-    role: 'admin',
+    permission: 'members.write',
     summary: 'Remove a member from the tenant (`{id}` is the user id)',
     description:
       "Removing the tenant's last admin is refused with 409 last_admin. The person's refresh tokens for " +
@@ -73,7 +73,7 @@ export const memberRoutes = [
     operationId: 'createPasswordReset',
     secretResponse: true,
     tag,
-    role: 'admin',
+    permission: 'members.write',
     summary: 'Issue a one-time password reset link for a member',
     description:
       'The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in ' +
@@ -91,7 +91,7 @@ export const memberRoutes = [
     operationId: 'createInvitation',
     secretResponse: true,
     tag,
-    role: 'admin',
+    permission: 'members.write',
     summary: 'Invite someone by a one-time link',
     description:
       'The url opens /invite/<token> in the dashboard (valid 7 days, usable once; only a hash of the token ' +
@@ -109,7 +109,7 @@ export const memberRoutes = [
     path: '/invitations',
     operationId: 'listInvitations',
     tag,
-    role: 'admin',
+    permission: 'members.read',
     summary: 'List pending invitations (never their link)',
     query: ListQuery,
     responses: { 200: { description: 'One page', schema: listOf(Invitation, 'InvitationList') } },
@@ -120,7 +120,7 @@ export const memberRoutes = [
     path: '/invitations/{id}',
     operationId: 'revokeInvitation',
     tag,
-    role: 'admin',
+    permission: 'members.write',
     summary: 'Revoke a pending invitation',
     description: 'Its link stops working at once. Recorded as invitation.revoked.',
     responses: { 204: { description: 'Revoked' } },

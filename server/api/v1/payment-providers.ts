@@ -59,7 +59,7 @@ export const paymentProviderRoutes = [
     path: '/payment-providers/stripe',
     operationId: 'connectStripe',
     tag,
-    role: 'admin',
+    permission: 'payment_providers.write',
     summary: "Connect the tenant's Stripe account (or replace its keys)",
     description:
       'The secret key is checked with Stripe first (GET /v1/account): a key Stripe refuses is 422 ' +
@@ -78,7 +78,7 @@ export const paymentProviderRoutes = [
     path: '/payment-providers',
     operationId: 'listPaymentProviders',
     tag,
-    role: 'admin',
+    permission: 'payment_providers.read',
     summary: "The tenant's connected payment providers",
     description: 'Manual payments need no provider and are not listed. Secrets are never returned.',
     responses: { 200: { description: 'Connected providers', schema: PaymentProviderList } },
@@ -89,7 +89,7 @@ export const paymentProviderRoutes = [
     path: '/payment-providers/stripe',
     operationId: 'disconnectStripe',
     tag,
-    role: 'admin',
+    permission: 'payment_providers.write',
     summary: "Disconnect Stripe and forget the tenant's Stripe keys",
     description:
       "Stripe's webhooks for the tenant are refused from then on. Stripe payments keep their state; refunding " +
@@ -101,6 +101,10 @@ export const paymentProviderRoutes = [
       return noContent();
     },
   }),
+];
+
+/** Stripe's inbound webhook: public, authenticated by Stripe's signature (no dashboard twin). */
+export const stripeWebhookRoutes = [
   publicRoute({
     method: 'POST',
     path: '/payment-providers/stripe/webhook/{tenant_id}',
@@ -120,7 +124,6 @@ export const paymentProviderRoutes = [
       '(outcome deferred) and applied with the completion. Other event types answer 200 (outcome ignored). A ' +
       '5xx makes Stripe retry, which is safe.',
     rawBody: true,
-    params: z.object({ tenant_id: z.string() }),
     body: StripeEventBody,
     responses: { 200: { description: 'Received', schema: StripeWebhookAck } },
     errors: [400],

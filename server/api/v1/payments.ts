@@ -25,7 +25,7 @@ export const paymentRoutes = [
     path: '/payments',
     operationId: 'listPayments',
     tag,
-    role: 'agent',
+    permission: 'payments.read',
     summary: "List the tenant's payments",
     description: 'Filters: status, booking_id.',
     query: PaymentListQuery,
@@ -37,7 +37,7 @@ export const paymentRoutes = [
     path: '/payments',
     operationId: 'createPayment',
     tag,
-    role: 'admin',
+    permission: 'payments.write',
     summary: 'Record a payment (starts pending)',
     description:
       'Records a payment collected outside the service (provider manual). amount is a positive integer in ' +
@@ -53,7 +53,7 @@ export const paymentRoutes = [
     path: '/payments/{id}',
     operationId: 'getPayment',
     tag,
-    role: 'agent',
+    permission: 'payments.read',
     summary: 'Read a payment',
     responses: { 200: { description: 'The payment', schema: Payment } },
     handler: async ({ ctx, params }) => json(200, await getPayment(ctx, { id: params.id })),
@@ -63,7 +63,7 @@ export const paymentRoutes = [
     path: '/payments/{id}/succeed',
     operationId: 'succeedPayment',
     tag,
-    role: 'admin',
+    permission: 'payments.write',
     summary: 'Mark a pending payment as succeeded',
     description: `Emits payment.succeeded. ${MANUAL_ONLY} ${STATES}`,
     body: SucceedPaymentInput,
@@ -76,7 +76,7 @@ export const paymentRoutes = [
     path: '/payments/{id}/fail',
     operationId: 'failPayment',
     tag,
-    role: 'admin',
+    permission: 'payments.write',
     summary: 'Mark a pending payment as failed',
     description: `Emits payment.failed. ${MANUAL_ONLY} ${STATES}`,
     responses: { 200: { description: 'The payment', schema: Payment } },
@@ -87,7 +87,7 @@ export const paymentRoutes = [
     path: '/payments/{id}/refund',
     operationId: 'refundPayment',
     tag,
-    role: 'admin',
+    permission: 'payments.write',
     summary: 'Refund a succeeded payment (Stripe payments: in full or in part, through Stripe)',
     description:
       'Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). ' +
@@ -101,14 +101,7 @@ export const paymentRoutes = [
     body: RefundPaymentInput,
     responses: { 200: { description: 'The payment', schema: Payment } },
     errors: [502],
-    handler: async ({ ctx, params, body, request }) =>
-      json(
-        200,
-        await refundPayment(ctx, {
-          id: params.id,
-          amount: body.amount,
-          requestKey: request.headers.get('idempotency-key') ?? undefined,
-        }),
-      ),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await refundPayment(ctx, { id: params.id, amount: body.amount })),
   }),
 ];

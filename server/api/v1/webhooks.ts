@@ -39,7 +39,7 @@ export const webhookRoutes = [
     operationId: 'createWebhookEndpoint',
     secretResponse: true,
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Register a webhook endpoint (the signing secret is shown once)',
     description:
       'The url must be https and resolve only to public addresses, else 422 url_not_allowed. events lists ' +
@@ -58,7 +58,7 @@ export const webhookRoutes = [
     path: '/webhooks',
     operationId: 'listWebhookEndpoints',
     tag,
-    role: 'admin',
+    permission: 'webhooks.read',
     summary: 'List webhook endpoints with their recent success rate',
     query: ListQuery,
     responses: {
@@ -71,7 +71,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}',
     operationId: 'getWebhookEndpoint',
     tag,
-    role: 'admin',
+    permission: 'webhooks.read',
     summary: 'Read a webhook endpoint',
     responses: { 200: { description: 'The endpoint', schema: WebhookEndpoint } },
     errors: [404],
@@ -82,7 +82,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}',
     operationId: 'updateWebhookEndpoint',
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Change url, events, description, is_active or rate_limit_per_second',
     description:
       'Disabling an endpoint stops every attempt not yet started, scheduled retries included (they end as ' +
@@ -101,7 +101,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}',
     operationId: 'deleteWebhookEndpoint',
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Delete a webhook endpoint and its delivery log',
     responses: { 204: { description: 'Deleted' } },
     errors: [404],
@@ -116,7 +116,7 @@ export const webhookRoutes = [
     operationId: 'rotateWebhookSecret',
     secretResponse: true,
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Replace the signing secret; both secrets sign for the next 24 h',
     responses: { 200: { description: 'The new secret (shown once)', schema: WebhookSecret } },
     errors: [404],
@@ -127,7 +127,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}/test',
     operationId: 'sendWebhookTestEvent',
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Send a webhook.test event to this endpoint only',
     description:
       'Answers 202 at once; the delivery runs like any other (signed, retried). 409 endpoint_inactive ' +
@@ -141,7 +141,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}/verify-receiver',
     operationId: 'verifyWebhookReceiver',
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Check that the receiver verifies signatures and timestamps',
     description:
       'Sends four webhook.test requests to the endpoint at once, each with its own webhook-id: valid (signed ' +
@@ -160,7 +160,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
     tag,
-    role: 'admin',
+    permission: 'webhooks.read',
     summary: "The endpoint's deliveries, filtered (status, event type, time, object, response status)",
     description:
       'Every filter narrows the list (they combine with AND); a malformed value answers 422 naming it.',
@@ -175,7 +175,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}/stats',
     operationId: 'getWebhookStats',
     tag,
-    role: 'admin',
+    permission: 'webhooks.read',
     summary: "The endpoint's attempts per hour or day: succeeded, failed and latency",
     description:
       'Counts attempts (not deliveries) started in [since, until), in buckets that start on UTC hours or ' +
@@ -194,7 +194,7 @@ export const webhookRoutes = [
     path: '/webhooks/{id}/recover',
     operationId: 'recoverWebhookDeliveries',
     tag,
-    role: 'admin',
+    permission: 'webhooks.write',
     summary: 'Requeue the failed deliveries of a time range',
     description:
       'Every failed delivery of this endpoint created in [since, until) (until defaults to the time of the ' +

@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventType } from '@/server/client-safe/event-catalog';
 import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import type { AttemptJob, AttemptRecord } from '@/server/delivery/attempt';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/domain/webhooks';
-import type { EventType } from '@/server/events/catalog';
 import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';

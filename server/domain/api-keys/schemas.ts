@@ -1,9 +1,10 @@
 // API keys (CONTRACT §2): inputs the operations accept and the resources they answer.
 import { z } from 'zod';
+import { LIMITS } from '@/server/client-safe/limits';
 import { Timestamp } from '@/server/lib/schemas';
 
 export const CreateApiKeyInput = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).max(LIMITS.apiKeyName),
   expires_at: z.iso
     .datetime({ offset: true, abort: true })
     .optional()

@@ -1,8 +1,8 @@
+import type { AuditAction, AuditTargetType } from '@/server/client-safe/audit-actions';
 import type { AuditLog } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
 import type { OperationContext } from '@/server/domain/context';
 import type { PageInput } from '@/server/lib/schemas';
-import type { AuditAction, AuditTargetType } from './record-audit';
 import type { AuditLogEntry, AuditLogQuery } from './schemas';
 
 /** The tenant's audit entries, newest first, with the filters of GET /audit-log. */

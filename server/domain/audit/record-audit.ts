@@ -5,41 +5,11 @@
 // id only: nothing else of the request goes in, so no entry can hold a secret. Changes made by the
 // system (operator CLI, demo seed, background jobs) are not the tenant's people or keys and are not
 // recorded (see the OpenAPI description of GET /audit-log).
+
+import type { AuditAction, AuditTargetType } from '@/server/client-safe/audit-actions';
 import type { TenantDb, TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
 import { newId } from '@/server/lib/ids';
-
-export const AUDIT_ACTIONS = [
-  'api_key.created',
-  'api_key.rotated',
-  'api_key.revoked',
-  'webhook.created',
-  'webhook.updated',
-  'webhook.deleted',
-  'webhook.secret_rotated',
-  'channel.created',
-  'channel.deleted',
-  'member.invited',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'member.password_reset',
-  'member.password_changed',
-  'invitation.revoked',
-  'payment_provider.connected',
-  'payment_provider.disconnected',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export const AUDIT_TARGET_TYPES = [
-  'api_key',
-  'webhook_endpoint',
-  'channel',
-  'user',
-  'invitation',
-  'payment_provider',
-] as const;
-export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditEntry {
   action: AuditAction;

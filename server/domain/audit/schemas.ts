@@ -1,7 +1,7 @@
 // The audit log (CONTRACT §14): its list query and entries.
 import { z } from 'zod';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@/server/client-safe/audit-actions';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './record-audit';
 
 export const AuditLogQuery = ListQuery.extend({
   action: z.enum(AUDIT_ACTIONS).optional().meta({ description: 'Only entries of this action' }),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { LIMITS } from '@/server/client-safe/limits';
+import { BOOKING_STATUSES } from '@/server/client-safe/statuses';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
-export const BookingStatus = z.enum(['pending', 'confirmed', 'cancelled', 'completed']);
+export const BookingStatus = z.enum(BOOKING_STATUSES);
 
 export const Booking = z.object({
   id: z.string().meta({ example: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
@@ -43,7 +45,7 @@ const Metadata = z
 
 const Customer = z.object({
   name: text(200),
-  email: z.string().trim().email().max(320).optional().nullable(),
+  email: z.string().trim().email().max(LIMITS.email).optional().nullable(),
   phone: z.string().trim().min(3).max(40).optional().nullable(),
 });
 
@@ -72,7 +74,9 @@ export const UpdateBookingInput = z
   })
   .refine(endsAfterStart, { path: ['end_at'], message: 'Must be after start_at' });
 
-export const CancelBookingInput = z.object({ reason: z.string().trim().min(1).max(1000).optional() });
+export const CancelBookingInput = z.object({
+  reason: z.string().trim().min(1).max(LIMITS.cancellationReason).optional(),
+});
 
 export type CreateBookingInput = z.output<typeof CreateBookingInput>;
 export type UpdateBookingInput = z.output<typeof UpdateBookingInput>;

@@ -1,6 +1,6 @@
+import type { EventType } from '@/server/client-safe/event-catalog';
 import type { BookingStatus } from '@/server/db/generated/enums';
 import type { OperationContext } from '@/server/domain/context';
-import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { type BookingResource, serializeBooking } from './serialize';

@@ -2,9 +2,10 @@
 // delivered or read message cannot fail afterwards). The allowed-from set is the guard of a
 // conditional update, so a late, repeated or out-of-order receipt matches nothing: no change, no
 // event.
+
+import type { EventType } from '@/server/client-safe/event-catalog';
 import type { MessageStatus } from '@/server/db/generated/enums';
 import type { OperationContext } from '@/server/domain/context';
-import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
 import { serializeMessage } from './serialize';
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { LIMITS } from '@/server/client-safe/limits';
+import { CONVERSATION_STATUSES } from '@/server/client-safe/statuses';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
-export const ConversationStatus = z.enum(['open', 'pending_human', 'resolved']);
+export const ConversationStatus = z.enum(CONVERSATION_STATUSES);
 export const HandledBy = z.enum(['ai', 'human']);
 export const ChannelKind = z.enum(['whatsapp', 'web', 'sms']);
 
@@ -123,7 +125,7 @@ export const CreateConversationInput = z.object({
 
 export const SendMessageInput = z
   .object({
-    text: z.string().trim().min(1).max(4096).optional().meta({
+    text: z.string().trim().min(1).max(LIMITS.messageText).optional().meta({
       description: 'Plain text, at most 4096 characters (WhatsApp’s limit); only inside the window',
     }),
     template: Template.optional().meta({ description: 'An approved template: allowed at any time' }),

@@ -1,6 +1,6 @@
+import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
-import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { type ConversationResource, serializeConversation } from './serialize';

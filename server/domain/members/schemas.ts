@@ -1,14 +1,16 @@
 // Tenant administration (CONTRACT §14): members, invitations and password reset links.
 import { z } from 'zod';
+import { LIMITS } from '@/server/client-safe/limits';
+import { ROLES } from '@/server/client-safe/statuses';
 import { Timestamp } from '@/server/lib/schemas';
 
-export const Role = z.enum(['admin', 'agent']);
+export const Role = z.enum(ROLES);
 
 /** The password rule everywhere a person chooses one (CLI, invitation, reset): 8..1024 characters. */
 export const NewPassword = z
   .string()
-  .min(8, 'must be at least 8 characters')
-  .max(1024, 'must be at most 1024 characters');
+  .min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`)
+  .max(LIMITS.passwordMax, `must be at most ${LIMITS.passwordMax} characters`);
 
 export const Member = z.object({
   user_id: z.string().meta({ example: 'usr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
@@ -24,7 +26,7 @@ export const MemberList = z.object({ data: z.array(Member) });
 export const ChangeRoleInput = z.object({ role: Role });
 
 export const CreateInvitationInput = z.object({
-  email: z.string().trim().toLowerCase().email().max(320),
+  email: z.string().trim().toLowerCase().email().max(LIMITS.email),
   role: Role,
 });
 export type CreateInvitationInput = z.output<typeof CreateInvitationInput>;
@@ -63,8 +65,8 @@ export const LinkToken = z.string().min(1).max(200);
 export const AcceptInvitationInput = z.object({
   token: LinkToken,
   /** A new person's name; ignored for an existing user. */
-  name: z.string().trim().min(1).max(200).optional(),
-  password: z.string().min(1).max(1024),
+  name: z.string().trim().min(1).max(LIMITS.personName).optional(),
+  password: z.string().min(1).max(LIMITS.passwordMax),
 });
 
 export const CompletePasswordResetInput = z.object({ token: LinkToken, password: NewPassword });

@@ -13,8 +13,6 @@ export interface RefundRequest {
   id: string;
   /** Stripe payments: minor units, at most what remains (default: all of it). */
   amount?: number;
-  /** The caller's Idempotency-Key, when it sent one: the Stripe refund's idempotency key derives from it. */
-  requestKey?: string;
 }
 
 /**
@@ -78,7 +76,8 @@ async function refundThroughStripe(ctx: OperationContext, payment: Payment, inpu
   const result = await createRefund(stripe.secretKey, {
     paymentIntentId: payment.stripePaymentIntentId,
     amount,
-    idempotencyKey: refundIdempotencyKey(payment, input.requestKey),
+    // The caller's Idempotency-Key (ctx.requestKey), when it sent one.
+    idempotencyKey: refundIdempotencyKey(payment, ctx.requestKey),
     metadata: { tenant_id: ctx.tenantId, payment_id: payment.id },
   });
   if (!result.ok) {

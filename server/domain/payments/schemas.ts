@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { PAYMENT_PROVIDERS, PAYMENT_STATUSES } from '@/server/client-safe/statuses';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
-export const PaymentStatus = z.enum(['pending', 'succeeded', 'failed', 'refunded']);
-export const PaymentProvider = z.enum(['manual', 'stripe']);
+export const PaymentStatus = z.enum(PAYMENT_STATUSES);
+export const PaymentProvider = z.enum(PAYMENT_PROVIDERS);
 
 /** The payments.amount column is a PostgreSQL integer: a larger amount would fail the insert (a 500), not a 422. */
 const maxAmount = 2_147_483_647;

@@ -1,8 +1,8 @@
+import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { PaymentStatus } from '@/server/db/generated/enums';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
-import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { type PaymentResource, serializePayment } from './serialize';

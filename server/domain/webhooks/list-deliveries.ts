@@ -1,7 +1,7 @@
+import { eventTypeCondition } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
 import type { OperationContext } from '@/server/domain/context';
-import { eventTypeCondition } from '@/server/events/catalog';
 import { findEndpointOr404 } from './get-endpoint';
 import type { DeliveryFilters } from './schemas';
 import { serializeDelivery } from './serialize';
@@ -11,8 +11,8 @@ export interface ListDeliveriesInput extends DeliveryFilters {
   endpointId?: string;
   /** GET /deliveries?endpoint_id=: a filter, so an unknown endpoint matches nothing (no 404). */
   endpoint_id?: string;
-  /** Only deliveries of this event (the dashboard's event log). */
-  eventId?: string;
+  /** GET /deliveries?event_id=: only deliveries of this event (the dashboard's event log). */
+  event_id?: string;
   limit: number;
   cursor?: string;
 }
@@ -43,7 +43,7 @@ export function deliveryWhere(input: ListDeliveriesInput): Prisma.DeliveryWhereI
     ...(input.endpoint_id !== undefined && input.endpointId === undefined
       ? { endpointId: input.endpoint_id }
       : {}),
-    ...(input.eventId !== undefined ? { eventId: input.eventId } : {}),
+    ...(input.event_id !== undefined ? { eventId: input.event_id } : {}),
     ...(input.status ? { status: input.status } : {}),
     ...(input.event_type ? { eventType: eventTypeCondition(input.event_type) } : {}),
     ...(input.object_id !== undefined ? { objectId: input.object_id } : {}),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { isSubscribable } from '@/server/events/catalog';
+import { isSubscribable } from '@/server/client-safe/event-catalog';
+import { LIMITS } from '@/server/client-safe/limits';
+import { DELIVERY_STATUSES, RESPONSE_CLASSES } from '@/server/client-safe/statuses';
 import { EventEnvelope, EventTypeFilter } from '@/server/events/schemas';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
@@ -21,7 +23,7 @@ const Url = z
       'WEBHOOK_ALLOW_PRIVATE_URLS=true also allows http and local targets.',
   });
 const Events = z.array(Subscription).min(1, 'At least one subscription is required').max(50);
-const Description = z.string().max(500).nullable();
+const Description = z.string().max(LIMITS.endpointDescription).nullable();
 
 const RateLimit = z
   .number()
@@ -98,7 +100,7 @@ export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
 
 export const WebhookSecret = z.object({ webhook_secret: z.string(), previous_secret_expires_at: Timestamp });
 
-export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 export const DeliveryAttempt = z.object({
   attempt_number: z.number().int(),
@@ -134,8 +136,6 @@ export const DeliveryDetail = Delivery.extend({
   attempts: z.array(DeliveryAttempt),
   event: EventEnvelope,
 });
-
-export const RESPONSE_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
 
 const createdBound = (description: string) =>
   z.iso.datetime({ offset: true }).optional().meta({ description, example: '2026-11-23T00:00:00Z' });
@@ -177,6 +177,11 @@ export const AllDeliveriesQuery = ListQuery.extend({
     .regex(/^whe_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook endpoint id (whe_…)')
     .optional()
     .meta({ description: 'Only deliveries to this endpoint', example: 'whe_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
+  event_id: z
+    .string()
+    .regex(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be an event id (evt_…)')
+    .optional()
+    .meta({ description: 'Only deliveries of this event', example: 'evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
 }).refine(createdOrder, createdOrderIssue);
 
 export type DeliveryFilters = {

@@ -2,8 +2,10 @@
 // today's bookings.
 import { getOverview } from '@/server/domain/overview/get-overview';
 import { OverviewInput } from '@/server/domain/overview/schemas';
-import { adminProcedure, createTRPCRouter } from '@/server/trpc/init';
+import { createTRPCRouter, permittedProcedure } from '@/server/trpc/init';
 
 export const overviewRouter = createTRPCRouter({
-  get: adminProcedure.input(OverviewInput).query(({ ctx, input }) => getOverview(ctx, input)),
+  get: permittedProcedure('overview.read')
+    .input(OverviewInput)
+    .query(({ ctx, input }) => getOverview(ctx, input)),
 });

@@ -1,7 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useSession } from 'next-auth/react';
 import { useEffect, useRef } from 'react';
 import { formatTime, QueryState } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
@@ -18,6 +17,7 @@ import {
   useFeedback,
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
+import { useViewer } from '@/app/_components/viewer';
 import { MessageBubble, type ThreadMessage } from './message-bubble';
 import { ReplyBox } from './reply-box';
 
@@ -27,20 +27,23 @@ const THREAD_REFRESH_MS = 3_000;
 /** The agent's screen: the thread, the hand-off, and the reply box. */
 export function ConversationScreen({ id }: { id: string }) {
   const trpc = useTRPC();
-  const me = useSession().data?.user.id;
+  const me = useViewer().userId;
   const feedback = useFeedback();
-  const conversation = useQuery({ ...trpc.conversations.get.queryOptions({ id }), refetchInterval: 10_000 });
+  const conversation = useQuery({
+    ...trpc.conversations.getConversation.queryOptions({ id }),
+    refetchInterval: 10_000,
+  });
   const messages = useQuery({
-    ...trpc.conversations.messages.queryOptions({ id, limit: 100 }),
+    ...trpc.conversations.listConversationMessages.queryOptions({ id, limit: 100 }),
     refetchInterval: THREAD_REFRESH_MS,
   });
   const invalidate = [trpc.conversations.pathKey()];
-  const assign = useAction(trpc.conversations.assignToMe.mutationOptions(), {
+  const assign = useAction(trpc.conversations.assignConversation.mutationOptions(), {
     feedback,
     success: 'You now handle this conversation',
     invalidate,
   });
-  const resolve = useAction(trpc.conversations.resolve.mutationOptions(), {
+  const resolve = useAction(trpc.conversations.resolveConversation.mutationOptions(), {
     feedback,
     success: 'Conversation resolved',
     invalidate,
@@ -81,7 +84,7 @@ export function ConversationScreen({ id }: { id: string }) {
         actions={
           <>
             {c.status !== 'resolved' && c.assignee_id !== me && (
-              <Button disabled={busy} onClick={() => assign.mutate({ id })}>
+              <Button disabled={busy} onClick={() => assign.mutate({ id, user_id: me })}>
                 Assign to me
               </Button>
             )}

@@ -23,7 +23,8 @@ export interface ThreadMessage {
 }
 
 /** The dashboard's own route for an inbound file (the session, never the channel token). */
-const mediaUrl = (m: ThreadMessage) => `/api/dashboard/conversations/${m.conversation_id}/media/${m.id}`;
+const mediaUrl = (m: ThreadMessage) =>
+  `/api/dashboard/v1/conversations/${m.conversation_id}/messages/${m.id}/media`;
 
 function Media({ message }: { message: ThreadMessage }) {
   const media = message.media;

@@ -4,6 +4,7 @@ import { formatTime } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import { Button, type Feedback, Field, Input, Notice, Textarea } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
+import { LIMITS } from '@/server/client-safe/limits';
 
 interface Conversation {
   id: string;
@@ -38,7 +39,7 @@ export function ReplyBox({ conversation, feedback }: { conversation: Conversatio
   const now = useNow(30_000);
   const [text, setText] = useState('');
   const [template, setTemplate] = useState({ name: '', language: 'en_US', parameters: '' });
-  const send = useAction(trpc.conversations.send.mutationOptions(), {
+  const send = useAction(trpc.conversations.sendConversationMessage.mutationOptions(), {
     feedback,
     invalidate: [trpc.conversations.pathKey()],
     onSuccess: (message) => {
@@ -54,7 +55,7 @@ export function ReplyBox({ conversation, feedback }: { conversation: Conversatio
   const sendText = (event?: FormEvent) => {
     event?.preventDefault();
     if (!text.trim() || send.isPending) return;
-    send.mutate({ id: conversation.id, message: { text } });
+    send.mutate({ id: conversation.id, text });
   };
   const sendTemplate = (event: FormEvent) => {
     event.preventDefault();
@@ -65,12 +66,10 @@ export function ReplyBox({ conversation, feedback }: { conversation: Conversatio
       .map((value) => ({ type: 'text', text: value }));
     send.mutate({
       id: conversation.id,
-      message: {
-        template: {
-          name: template.name.trim(),
-          language: template.language.trim(),
-          ...(parameters.length ? { components: [{ type: 'body', parameters }] } : {}),
-        },
+      template: {
+        name: template.name.trim(),
+        language: template.language.trim(),
+        ...(parameters.length ? { components: [{ type: 'body', parameters }] } : {}),
       },
     });
   };
@@ -92,7 +91,7 @@ export function ReplyBox({ conversation, feedback }: { conversation: Conversatio
           <Textarea
             rows={3}
             value={text}
-            maxLength={4096}
+            maxLength={LIMITS.messageText}
             autoFocus
             onChange={(e) => setText(e.target.value)}
             onKeyDown={onKeyDown}

@@ -24,27 +24,28 @@ import {
   useFeedback,
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
+import { LIMITS } from '@/server/client-safe/limits';
 
 export function ApiKeysView() {
   const trpc = useTRPC();
-  const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
+  const keys = useQuery(trpc.apiKeys.listApiKeys.queryOptions({ limit: 100 }));
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const feedback = useFeedback();
-  const invalidate = [trpc.apiKeys.list.queryKey()];
+  const invalidate = [trpc.apiKeys.pathKey()];
 
-  const create = useAction(trpc.apiKeys.create.mutationOptions(), {
+  const create = useAction(trpc.apiKeys.createApiKey.mutationOptions(), {
     feedback,
     success: (key) => `Created API key ${key.prefix}`,
     invalidate,
     onSuccess: (key) => setSecret({ label: `New API key “${key.name}”`, value: key.key }),
   });
-  const rotate = useAction(trpc.apiKeys.rotate.mutationOptions(), {
+  const rotate = useAction(trpc.apiKeys.rotateApiKey.mutationOptions(), {
     feedback,
     success: (key) => `Rotated: the old key stops at ${formatTime(key.replaced_key.revokes_at)}`,
     invalidate,
     onSuccess: (key) => setSecret({ label: `Rotated API key “${key.name}”`, value: key.key }),
   });
-  const revoke = useAction(trpc.apiKeys.revoke.mutationOptions(), {
+  const revoke = useAction(trpc.apiKeys.revokeApiKey.mutationOptions(), {
     feedback,
     success: 'API key revoked',
     invalidate,
@@ -74,7 +75,7 @@ export function ApiKeysView() {
             className="flex flex-col gap-3 sm:flex-row sm:items-end"
           >
             <Field label="Name" className="flex-1">
-              <Input name="name" placeholder="e.g. Booking widget" required maxLength={100} />
+              <Input name="name" placeholder="e.g. Booking widget" required maxLength={LIMITS.apiKeyName} />
             </Field>
             <Button type="submit" loading={create.isPending}>
               Create key

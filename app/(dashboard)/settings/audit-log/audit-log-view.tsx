@@ -1,8 +1,8 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { inferRouterInputs } from '@trpc/server';
 import { type FormEvent, useState } from 'react';
-import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
+import { CursorList, cursorPages } from '@/app/_components/cursor-list';
+import { Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
@@ -21,39 +21,9 @@ import {
   THead,
   Tr,
 } from '@/app/_components/ui';
-import type { AppRouter } from '@/server/trpc/root';
+import { AUDIT_ACTIONS } from '@/server/client-safe/audit-actions';
 
-/**
- * The actions GET /audit-log knows (CONTRACT §14), for the filter. The list lives in the domain
- * (AUDIT_ACTIONS), which the browser bundle must not import; the check below makes a missing or
- * unknown action here a type error.
- */
-const ACTIONS = [
-  'api_key.created',
-  'api_key.rotated',
-  'api_key.revoked',
-  'webhook.created',
-  'webhook.updated',
-  'webhook.deleted',
-  'webhook.secret_rotated',
-  'channel.created',
-  'channel.deleted',
-  'member.invited',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'member.password_reset',
-  'member.password_changed',
-  'invitation.revoked',
-  'payment_provider.connected',
-  'payment_provider.disconnected',
-] as const;
-type Action = (typeof ACTIONS)[number];
-type ServerAction = NonNullable<inferRouterInputs<AppRouter>['auditLog']['list']['action']>;
-const sameActions: [Exclude<ServerAction, Action>, Exclude<Action, ServerAction>] extends [never, never]
-  ? true
-  : never = true;
-void sameActions;
+type Action = (typeof AUDIT_ACTIONS)[number];
 
 interface Filters {
   action?: Action;
@@ -69,12 +39,11 @@ export function AuditLogView() {
   const trpc = useTRPC();
   const [filters, setFilters] = useState<Filters>({});
   const entries = useInfiniteQuery(
-    trpc.auditLog.list.infiniteQueryOptions(filters, { getNextPageParam: (page) => page.next_cursor }),
+    trpc.auditLog.listAuditLog.infiniteQueryOptions({ limit: 50, ...filters }, cursorPages),
   );
   // Fresh on every visit: someone who joined a moment ago must show by email, not by id.
-  const members = useQuery({ ...trpc.team.members.queryOptions(), refetchOnMount: 'always' });
+  const members = useQuery({ ...trpc.members.listMembers.queryOptions(), refetchOnMount: 'always' });
   const names = new Map((members.data?.data ?? []).map((m) => [m.user_id, m.email]));
-  const rows = entries.data?.pages.flatMap((page) => page.data) ?? [];
 
   function apply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -104,7 +73,7 @@ export function AuditLogView() {
             <Field label="Action">
               <Select name="action" defaultValue="">
                 <option value="">all actions</option>
-                {ACTIONS.map((a) => (
+                {AUDIT_ACTIONS.map((a) => (
                   <option key={a} value={a}>
                     {a}
                   </option>
@@ -133,8 +102,8 @@ export function AuditLogView() {
           </form>
         </CardBody>
       </Card>
-      <QueryState query={entries} rows={rows} empty={<EmptyState>No entries match.</EmptyState>}>
-        {() => (
+      <CursorList query={entries} empty={<EmptyState>No entries match.</EmptyState>}>
+        {(rows) => (
           <Table>
             <TableCaption>Audit entries, newest first</TableCaption>
             <THead columns={['When', 'Action', 'Actor', 'Target', 'Address']} />
@@ -162,8 +131,7 @@ export function AuditLogView() {
             </TBody>
           </Table>
         )}
-      </QueryState>
-      <LoadMore query={entries} />
+      </CursorList>
     </>
   );
 }

@@ -1,7 +1,12 @@
+import { PermissionGate } from '@/app/(dashboard)/permission-gate';
 import { AuditLogView } from './audit-log-view';
 
 export const metadata = { title: 'Audit log · Switchboard' };
 
 export default function AuditLogPage() {
-  return <AuditLogView />;
+  return (
+    <PermissionGate permission="audit_log.read">
+      <AuditLogView />
+    </PermissionGate>
+  );
 }

@@ -1,7 +1,12 @@
+import { PermissionGate } from '@/app/(dashboard)/permission-gate';
 import { TeamView } from './team-view';
 
 export const metadata = { title: 'Team · Switchboard' };
 
 export default function TeamPage() {
-  return <TeamView />;
+  return (
+    <PermissionGate permission="members.read">
+      <TeamView />
+    </PermissionGate>
+  );
 }

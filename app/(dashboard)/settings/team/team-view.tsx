@@ -22,8 +22,8 @@ import {
   useFeedback,
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
-
-type Role = 'admin' | 'agent';
+import { LIMITS } from '@/server/client-safe/limits';
+import type { Role } from '@/server/client-safe/statuses';
 
 /** A one-time link to pass on (invitation or password reset): shown once, with a copy button. */
 function LinkOnce({
@@ -56,34 +56,34 @@ function LinkOnce({
 
 export function TeamView() {
   const trpc = useTRPC();
-  const members = useQuery(trpc.team.members.queryOptions());
-  const invitations = useQuery(trpc.team.invitations.queryOptions({}));
+  const members = useQuery(trpc.members.listMembers.queryOptions());
+  const invitations = useQuery(trpc.members.listInvitations.queryOptions({ limit: 100 }));
   const [link, setLink] = useState<{ label: string; url: string; expiresAt: string } | null>(null);
   const feedback = useFeedback();
-  const invalidate = [trpc.team.pathKey()];
+  const invalidate = [trpc.members.pathKey()];
 
-  const changeRole = useAction(trpc.team.changeRole.mutationOptions(), {
+  const changeRole = useAction(trpc.members.changeMemberRole.mutationOptions(), {
     feedback,
     success: (m) => `${m.name} is now ${m.role}`,
     invalidate,
   });
-  const remove = useAction(trpc.team.remove.mutationOptions(), {
+  const remove = useAction(trpc.members.removeMember.mutationOptions(), {
     feedback,
     success: 'Member removed',
     invalidate,
   });
-  const reset = useAction(trpc.team.passwordReset.mutationOptions(), {
+  const reset = useAction(trpc.members.createPasswordReset.mutationOptions(), {
     feedback,
     success: 'Password reset link created',
     onSuccess: (r) => setLink({ label: 'Password reset link', url: r.url, expiresAt: r.expires_at }),
   });
-  const invite = useAction(trpc.team.invite.mutationOptions(), {
+  const invite = useAction(trpc.members.createInvitation.mutationOptions(), {
     feedback,
     success: (i) => `Invitation for ${i.email} created`,
     invalidate,
     onSuccess: (i) => setLink({ label: `Invitation for ${i.email}`, url: i.url, expiresAt: i.expires_at }),
   });
-  const revoke = useAction(trpc.team.revokeInvitation.mutationOptions(), {
+  const revoke = useAction(trpc.members.revokeInvitation.mutationOptions(), {
     feedback,
     success: 'Invitation revoked',
     invalidate,
@@ -116,7 +116,13 @@ export function TeamView() {
             className="flex flex-col gap-3 sm:flex-row sm:items-end"
           >
             <Field label="Email" className="flex-1">
-              <Input name="email" type="email" placeholder="colleague@example.com" required maxLength={320} />
+              <Input
+                name="email"
+                type="email"
+                placeholder="colleague@example.com"
+                required
+                maxLength={LIMITS.email}
+              />
             </Field>
             <Field label="Role">
               <Select name="role" defaultValue="agent">
@@ -150,7 +156,7 @@ export function TeamView() {
                       aria-label={`Role of ${m.email}`}
                       value={m.role}
                       disabled={changeRole.isPending}
-                      onChange={(e) => changeRole.mutate({ userId: m.user_id, role: e.target.value as Role })}
+                      onChange={(e) => changeRole.mutate({ id: m.user_id, role: e.target.value as Role })}
                     >
                       <option value="admin">admin</option>
                       <option value="agent">agent</option>
@@ -164,7 +170,7 @@ export function TeamView() {
                       size="sm"
                       variant="secondary"
                       disabled={reset.isPending}
-                      onClick={() => reset.mutate({ userId: m.user_id })}
+                      onClick={() => reset.mutate({ id: m.user_id })}
                     >
                       Reset link
                     </Button>
@@ -178,7 +184,7 @@ export function TeamView() {
                       description={`${m.email} loses access at once: their sessions for this tenant end. Their account stays.`}
                       confirmLabel="Remove member"
                       destructive
-                      onConfirm={() => remove.mutateAsync({ userId: m.user_id })}
+                      onConfirm={() => remove.mutateAsync({ id: m.user_id })}
                     />
                   </Td>
                 </Tr>

@@ -1,8 +1,9 @@
 'use client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { CursorList, cursorPages } from '@/app/_components/cursor-list';
 import { DeliveryFilterBar, useDeliveryFilters } from '@/app/_components/delivery-filters';
-import { LoadMore, QueryState, Time } from '@/app/_components/feedback';
+import { Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
@@ -24,16 +25,15 @@ export function FailedDeliveries() {
   const { filters, active } = useDeliveryFilters();
   // Deliveries fail in the background (after their last retry), so the list keeps itself current.
   const failed = useInfiniteQuery({
-    ...trpc.webhooks.deliveries.infiniteQueryOptions(
-      { ...filters, status: 'failed' },
-      { getNextPageParam: (page) => page.next_cursor },
+    ...trpc.webhooks.listDeliveries.infiniteQueryOptions(
+      { ...filters, limit: 50, status: 'failed' },
+      cursorPages,
     ),
     refetchInterval: 3000,
   });
-  const rows = failed.data?.pages.flatMap((page) => page.data) ?? [];
-  const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
+  const endpoints = useQuery(trpc.webhooks.listWebhookEndpoints.queryOptions({ limit: 100 }));
   const feedback = useFeedback();
-  const resend = useAction(trpc.webhooks.resend.mutationOptions(), {
+  const resend = useAction(trpc.webhooks.resendDelivery.mutationOptions(), {
     feedback,
     success: (delivery) => `Resent as delivery ${delivery.id}`,
     invalidate: [trpc.webhooks.pathKey()],
@@ -44,16 +44,15 @@ export function FailedDeliveries() {
     <>
       {feedback.node}
       <DeliveryFilterBar endpoints={endpoints.data?.data} hide={['status']} />
-      <QueryState
+      <CursorList
         query={failed}
-        rows={rows}
         empty={
           <EmptyState>
             {active ? 'No failed deliveries match these filters.' : 'No failed deliveries.'}
           </EmptyState>
         }
       >
-        {() => (
+        {(rows) => (
           <Table>
             <THead
               columns={['Delivery', 'Event', 'Endpoint', 'Attempts', 'Last attempt']}
@@ -86,8 +85,7 @@ export function FailedDeliveries() {
             </TBody>
           </Table>
         )}
-      </QueryState>
-      <LoadMore query={failed} />
+      </CursorList>
     </>
   );
 }

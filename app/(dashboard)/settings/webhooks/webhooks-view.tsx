@@ -60,14 +60,14 @@ export function WebhooksView() {
 
 function Endpoints() {
   const trpc = useTRPC();
-  const endpoints = useQuery(trpc.webhooks.list.queryOptions({}));
+  const endpoints = useQuery(trpc.webhooks.listWebhookEndpoints.queryOptions({}));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const feedback = useFeedback();
   const invalidate = [trpc.webhooks.pathKey()];
 
-  const create = useAction(trpc.webhooks.create.mutationOptions(), {
+  const create = useAction(trpc.webhooks.createWebhookEndpoint.mutationOptions(), {
     feedback,
     success: 'Endpoint created',
     invalidate,
@@ -76,7 +76,7 @@ function Endpoints() {
       setSecret({ label: `Signing secret for ${endpoint.url}`, value: endpoint.webhook_secret });
     },
   });
-  const update = useAction(trpc.webhooks.update.mutationOptions(), {
+  const update = useAction(trpc.webhooks.updateWebhookEndpoint.mutationOptions(), {
     feedback,
     success: (endpoint, input) =>
       input.is_active === undefined
@@ -85,12 +85,12 @@ function Endpoints() {
     invalidate,
     onSuccess: () => setEditing(null),
   });
-  const remove = useAction(trpc.webhooks.delete.mutationOptions(), {
+  const remove = useAction(trpc.webhooks.deleteWebhookEndpoint.mutationOptions(), {
     feedback,
     success: 'Endpoint deleted',
     invalidate,
   });
-  const rotate = useAction(trpc.webhooks.rotateSecret.mutationOptions(), {
+  const rotate = useAction(trpc.webhooks.rotateWebhookSecret.mutationOptions(), {
     feedback,
     success: 'Secret rotated',
     onSuccess: (result) =>
@@ -99,7 +99,7 @@ function Endpoints() {
         value: result.webhook_secret,
       }),
   });
-  const sendTest = useAction(trpc.webhooks.sendTest.mutationOptions(), {
+  const sendTest = useAction(trpc.webhooks.sendWebhookTestEvent.mutationOptions(), {
     feedback,
     success: (result) => `Test event ${result.event.id} queued as delivery ${result.delivery.id}`,
     invalidate,

@@ -25,10 +25,10 @@ export function DeliveryPanel({ id, onResent }: { id: string; onResent: (newId: 
   const trpc = useTRPC();
   const feedback = useFeedback();
   const delivery = useQuery({
-    ...trpc.webhooks.delivery.queryOptions({ id }),
+    ...trpc.webhooks.getDelivery.queryOptions({ id }),
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
   });
-  const resend = useAction(trpc.webhooks.resend.mutationOptions(), {
+  const resend = useAction(trpc.webhooks.resendDelivery.mutationOptions(), {
     feedback,
     success: (created) => `Resent as delivery ${created.id}`,
     invalidate: [trpc.webhooks.pathKey()],

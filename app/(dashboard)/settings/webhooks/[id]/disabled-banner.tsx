@@ -19,7 +19,7 @@ export interface DisabledEndpoint {
 export function DisabledBanner({ endpoint }: { endpoint: DisabledEndpoint }) {
   const trpc = useTRPC();
   const feedback = useFeedback();
-  const enable = useAction(trpc.webhooks.update.mutationOptions(), {
+  const enable = useAction(trpc.webhooks.updateWebhookEndpoint.mutationOptions(), {
     feedback,
     success:
       'Endpoint re-enabled: new events are delivered again. Deliveries that failed meanwhile stay failed; recover them below.',

@@ -16,7 +16,10 @@ export function EndpointChart({ id }: { id: string }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<keyof typeof RANGES>('day');
   const { bucket, caption } = RANGES[range];
-  const stats = useQuery({ ...trpc.webhooks.stats.queryOptions({ id, bucket }), refetchInterval: 30_000 });
+  const stats = useQuery({
+    ...trpc.webhooks.getWebhookStats.queryOptions({ id, bucket }),
+    refetchInterval: 30_000,
+  });
   return (
     <Card className="mb-6" aria-labelledby="endpoint-chart-title">
       <CardHeader

@@ -2,8 +2,9 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { CursorList, cursorPages } from '@/app/_components/cursor-list';
 import { DeliveryFilterBar, useDeliveryFilters } from '@/app/_components/delivery-filters';
-import { Loading, LoadMore, QueryState, Time } from '@/app/_components/feedback';
+import { Loading, Time } from '@/app/_components/feedback';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
@@ -29,17 +30,13 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
   const trpc = useTRPC();
   const { filters, active } = useDeliveryFilters();
   const [selected, setSelected] = useState<string | null>(initialDelivery);
-  const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id }));
+  const endpoint = useQuery(trpc.webhooks.getWebhookEndpoint.queryOptions({ id }));
   const deliveries = useInfiniteQuery({
-    ...trpc.webhooks.deliveries.infiniteQueryOptions(
-      { ...filters, endpointId: id },
-      { getNextPageParam: (page) => page.next_cursor },
-    ),
+    ...trpc.webhooks.listWebhookDeliveries.infiniteQueryOptions({ ...filters, limit: 50, id }, cursorPages),
     // Deliveries move on their own (retries); poll faster while any is still pending.
     refetchInterval: (query) =>
       query.state.data?.pages.some((page) => page.data.some((d) => d.status === 'pending')) ? 1500 : 10_000,
   });
-  const rows = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
     <>
@@ -74,14 +71,13 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
         actions={deliveries.isFetching && <span className="text-sm text-muted">Refreshing…</span>}
       />
       <DeliveryFilterBar />
-      <QueryState
+      <CursorList
         query={deliveries}
-        rows={rows}
         empty={
           <EmptyState>{active ? 'No deliveries match these filters.' : 'No deliveries yet.'}</EmptyState>
         }
       >
-        {() => (
+        {(rows) => (
           <Table>
             <THead columns={['Delivery', 'Event', 'Status', 'Attempts', 'Created']} actions="Details" />
             <TBody>
@@ -118,8 +114,7 @@ export function EndpointDetail({ id, initialDelivery }: { id: string; initialDel
             </TBody>
           </Table>
         )}
-      </QueryState>
-      <LoadMore query={deliveries} />
+      </CursorList>
       {selected && <DeliveryPanel id={selected} onResent={(newId) => setSelected(newId)} />}
     </>
   );

@@ -1,3 +1,4 @@
+import { PermissionGate } from '@/app/(dashboard)/permission-gate';
 import { EndpointDetail } from './endpoint-detail';
 
 export const metadata = { title: 'Webhook endpoint · Switchboard' };
@@ -11,5 +12,9 @@ export default async function EndpointPage({
 }) {
   const { id } = await params;
   const { delivery } = await searchParams;
-  return <EndpointDetail id={id} initialDelivery={typeof delivery === 'string' ? delivery : null} />;
+  return (
+    <PermissionGate permission="webhooks.read">
+      <EndpointDetail id={id} initialDelivery={typeof delivery === 'string' ? delivery : null} />
+    </PermissionGate>
+  );
 }

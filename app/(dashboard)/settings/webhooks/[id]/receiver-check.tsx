@@ -31,7 +31,7 @@ const CASE_LABELS: Record<string, string> = {
 export function ReceiverCheck({ id }: { id: string }) {
   const trpc = useTRPC();
   const feedback = useFeedback();
-  const check = useAction(trpc.webhooks.verifyReceiver.mutationOptions(), { feedback });
+  const check = useAction(trpc.webhooks.verifyWebhookReceiver.mutationOptions(), { feedback });
   const report = check.data;
 
   return (

@@ -23,11 +23,11 @@ export function RecoverFailed({ id, active }: { id: string; active: boolean }) {
   const [preview, setPreview] = useState<{ since: string; count: number } | null>(null);
   const sinceIso = () => new Date(since).toISOString();
 
-  const dryRun = useAction(trpc.webhooks.recover.mutationOptions(), {
+  const dryRun = useAction(trpc.webhooks.recoverWebhookDeliveries.mutationOptions(), {
     feedback,
     onSuccess: (result) => setPreview({ since, count: result.count }),
   });
-  const recover = useAction(trpc.webhooks.recover.mutationOptions(), {
+  const recover = useAction(trpc.webhooks.recoverWebhookDeliveries.mutationOptions(), {
     feedback,
     success: (result) =>
       `${result.count} ${result.count === 1 ? 'delivery' : 'deliveries'} requeued: they are being delivered again.`,

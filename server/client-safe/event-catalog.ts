@@ -1,4 +1,5 @@
-// The event catalog (CONTRACT §5), served at GET /event-types.
+// The event catalog, served at GET /event-types (see its OpenAPI description). Client-safe: the dashboard
+// imports it as it is (the subscription picker, the event filters), so it imports nothing.
 export const EVENT_TYPES = [
   {
     type: 'conversation.created',

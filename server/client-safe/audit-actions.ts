@@ -1,0 +1,33 @@
+// What the audit log records (GET /audit-log; README "Tenant administration"). Client-safe: the
+// dashboard's action filter reads this list as it is.
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.rotated',
+  'api_key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'channel.created',
+  'channel.deleted',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.password_reset',
+  'member.password_changed',
+  'invitation.revoked',
+  'payment_provider.connected',
+  'payment_provider.disconnected',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = [
+  'api_key',
+  'webhook_endpoint',
+  'channel',
+  'user',
+  'invitation',
+  'payment_provider',
+] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

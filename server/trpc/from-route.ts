@@ -1,0 +1,113 @@
+// The dashboard's procedures, derived from the REST routes: a route is declared once
+// (server/http/route.ts) and this turns it into a tRPC procedure with the same input schema, the
+// same permission and the same answer. Its input is the route's path parameters, by their REST
+// names, merged with its body (POST, PATCH, PUT) or query (GET); it is validated by the route's own
+// schemas through the same `validate()` as REST, so limits and field errors are identical. It
+// answers the route's success body (`null` for a 204). GET routes become queries, others mutations.
+import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
+import type { z } from 'zod';
+import { requirePermission } from '@/server/auth/principal';
+import type { AnyTenantRoute, PathParams, Responses } from '@/server/http/route';
+import { Errors } from '@/server/lib/errors';
+import { validate } from '@/server/lib/validate';
+import { createTRPCRouter, protectedProcedure } from './init';
+
+type Schema<S> = Exclude<S, undefined>;
+type InputOf<S> = [Schema<S>] extends [never]
+  ? unknown
+  : [Schema<S>] extends [z.ZodType]
+    ? z.input<Schema<S>>
+    : unknown;
+type Merge<A, B> = unknown extends B ? A : A & B;
+
+/** Nothing to send: the procedure is called without input. */
+type NoneIfEmpty<T> = keyof T extends never ? undefined : T;
+
+/** The input a derived procedure takes: path parameters plus body or query fields. */
+export type RouteInput<R extends AnyTenantRoute> = NoneIfEmpty<
+  Merge<Merge<PathParams<R['path']>, InputOf<R['body']>>, InputOf<R['query']>>
+>;
+
+type SuccessBody<R extends Responses> = {
+  [K in keyof R & number]: R[K] extends { schema: z.ZodType } ? z.input<R[K]['schema']> : null;
+}[keyof R & number];
+
+/** What a derived procedure answers: the body of one of the route's declared responses. */
+export type RouteOutput<R extends AnyTenantRoute> = SuccessBody<R['responses']>;
+
+type Def<R extends AnyTenantRoute> = { input: RouteInput<R>; output: RouteOutput<R>; meta: object };
+
+/** The procedure of one route: a query for GET, a mutation otherwise. */
+export type ProcedureOf<R extends AnyTenantRoute> = R extends { method: 'GET' }
+  ? TRPCQueryProcedure<Def<R>>
+  : TRPCMutationProcedure<Def<R>>;
+
+/** Routes that are REST only (a streamed file) have no procedure. */
+type Derivable<R extends AnyTenantRoute> = R extends { restOnly: true } ? never : R;
+
+export type ProceduresOf<Routes extends readonly AnyTenantRoute[]> = {
+  [R in Derivable<Routes[number]> as R['operationId']]: ProcedureOf<R>;
+};
+
+/** The path parameter names of a route, in order (`/a/{id}/b/{message_id}` → id, message_id). */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+}
+
+/**
+ * Splits a procedure's input into the route's params and body/query and validates each as REST
+ * does: a missing or non-string path parameter is a field error like any other.
+ */
+export function parseRouteInput(route: AnyTenantRoute, raw: unknown) {
+  const input = raw ?? {};
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    throw Errors.validation([{ path: '(input)', message: 'Expected an object' }]);
+  }
+  const names = pathParamNames(route.path);
+  const params: Record<string, string> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (names.includes(key)) params[key] = value as string;
+    else rest[key] = value;
+  }
+  const missing = names.filter((name) => typeof params[name] !== 'string' || params[name].length === 0);
+  if (missing.length > 0) {
+    throw Errors.validation(missing.map((name) => ({ path: name, message: 'Required: a non-empty string' })));
+  }
+  return {
+    params,
+    body: route.body ? validate(route.body, rest) : undefined,
+    query: route.query ? validate(route.query, rest) : undefined,
+  };
+}
+
+export function procedureFrom<R extends AnyTenantRoute>(route: R): ProcedureOf<R> {
+  // The permission is checked before the input, as REST answers 403 before 422; both read the
+  // route when called, so the route object stays the one place that says it.
+  const procedure = protectedProcedure
+    .use(({ ctx, next }) => {
+      requirePermission(ctx, route.permission);
+      return next();
+    })
+    .input((raw) => parseRouteInput(route, raw));
+  const resolve = async ({
+    ctx,
+    input,
+  }: {
+    ctx: Parameters<R['handler']>[0]['ctx'];
+    input: ReturnType<typeof parseRouteInput>;
+  }) => {
+    const reply = await route.handler({ ctx, ...input });
+    return reply.body ?? null;
+  };
+  const built = route.method === 'GET' ? procedure.query(resolve) : procedure.mutation(resolve);
+  return built as unknown as ProcedureOf<R>;
+}
+
+/** A router of every derivable route of a module, each procedure named by the route's operationId. */
+export function routerFrom<const Routes extends readonly AnyTenantRoute[]>(routes: Routes) {
+  const procedures = Object.fromEntries(
+    routes.filter((route) => !route.restOnly).map((route) => [route.operationId, procedureFrom(route)]),
+  );
+  return createTRPCRouter(procedures as ProceduresOf<Routes>);
+}
