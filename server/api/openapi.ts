@@ -39,8 +39,9 @@ const API_CONVENTIONS = [
     'first response (success or 4xx refusal) with `Idempotent-Replayed: true`; another body gets 409 ' +
     '`idempotency_key_reused`; a request arriving while the first still runs waits up to 10 s, then 409 ' +
     '`idempotency_key_in_use`; a 5xx releases the key.',
-  '- **Rate limits**: 100 requests per second per credential; failed sign-ins, 10 per email and 50 per ' +
-    'client address per 15 minutes (429 `rate_limited` with `Retry-After`).',
+  '- **Rate limits**: 100 requests per second per credential; password attempts per 15 minutes, 10 per ' +
+    'email and client address, 100 per email from all addresses and 50 per client address, each counted ' +
+    'before the password is checked; a success does not count (429 `rate_limited` with `Retry-After`).',
   '- **Request ids**: every response carries `X-Request-Id` (the caller’s when it is 1–128 of ' +
     '`[A-Za-z0-9._:-]`).',
 ].join('\n');

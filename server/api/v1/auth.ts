@@ -11,8 +11,9 @@ export const authRoutes = [
     summary: 'Sign in with email and password',
     description:
       'Returns a 30-minute access token and a 30-day rotating refresh token. X-Tenant-ID is optional: it ' +
-      'picks the tenant for users of several tenants. Failed attempts are rate limited per email and per ' +
-      'client address.',
+      'picks the tenant for users of several tenants. Attempts are counted before the password is checked ' +
+      'and limited per email and client address (10 per 15 minutes), per email (100) and per client ' +
+      'address (50); a success does not count. Past a limit: 429 `rate_limited` with `Retry-After`.',
     body: LoginInput,
     responses: { 200: { description: 'Signed in', schema: Session } },
     errors: [400, 401, 403, 422, 429],

@@ -1,6 +1,6 @@
 // Invitations (CONTRACT §14): a one-time link, valid 7 days, that adds a membership. Only the token's
 // hash is stored; the link is shown once, to the admin who creates it, to pass on.
-import { verifyPasswordLogin } from '@/server/auth/sessions';
+import { verifyUserPassword } from '@/server/auth/sessions';
 import { db } from '@/server/db/client';
 import { Prisma } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
@@ -113,7 +113,7 @@ export async function acceptInvitation(input: {
   const existing = await db().user.findUnique({ where: { email: invitation.email } });
   let newUser: { name: string; passwordHash: string } | null = null;
   if (existing) {
-    await verifyPasswordLogin({ email: invitation.email, password: input.password, ip: input.ip });
+    await verifyUserPassword(existing, { password: input.password, ip: input.ip });
   } else {
     const errors = [
       ...(input.name ? [] : [{ path: 'name', message: 'Required' }]),
