@@ -1,14 +1,25 @@
 // Regression tests of the security audit's findings (issue 21), one describe per finding, each
 // named after it. Every one of them failed on the code before its fix.
+import { randomBytes } from 'node:crypto';
 import type { CredentialsConfig } from 'next-auth/providers/credentials';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyPasswordLogin } from '@/server/auth/sessions';
 import { resetSettingsCache } from '@/server/config/settings';
+import { pgPool } from '@/server/db/pool';
+import { acceptInvitation } from '@/server/domain/members/invitations';
+import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 import { AppError } from '@/server/lib/errors';
+import { hashPassword } from '@/server/security/hashing';
 import { authOptions } from '@/server/trpc/auth-options';
 import { createCaller } from '@/server/trpc/root';
-import { apiSuite } from './harness';
+import { apiSuite, type SuiteTenant } from './harness';
 import { createTestUser } from './helpers';
+
+// Counts argon2 hashes (finding 5): the real function, wrapped.
+vi.mock('@/server/security/hashing', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/server/security/hashing')>();
+  return { ...real, hashPassword: vi.fn(real.hashPassword) };
+});
 
 beforeAll(() => {
   Object.assign(process.env, { API_RATE_LIMIT_PER_SECOND: '0' });
@@ -26,6 +37,7 @@ const publicCaller = (clientAddress = '203.0.113.9') => createCaller({ viewer: n
 /** A distinct client address per call, so the per-address login counters of one test never reach another. */
 let addresses = 0;
 const freshAddress = () => `198.51.100.${++addresses}`;
+const uniqueEmail = (tag: string) => `${tag}-${randomBytes(4).toString('hex')}@example.test`;
 
 function signIn(email: string, password: string, tenantId?: string) {
   return suite.api('POST', '/auth/login', {
@@ -54,6 +66,89 @@ function tally(outcomes: string[]): Record<string, number> {
   for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
   return counts;
 }
+
+/** A person of tenant `home` with a reset link issued by that tenant's admin (not yet used). */
+async function personWithResetLink(home: SuiteTenant) {
+  const person = await createTestUser(home.tenantId, 'agent');
+  const issued = await home.admin('POST', `/members/${person.userId}/password-reset`);
+  expect(issued.status, issued.text).toBe(201);
+  return { ...person, token: tokenOf(issued.body.url) };
+}
+
+describe('security finding 2: cross-tenant takeover through a password reset link', () => {
+  it("a person who joins another tenant by invitation: tenant A's open link is spent and cannot set their password", async () => {
+    const a = await suite.newTenant('reset-issuer');
+    const b = await suite.newTenant('reset-joined');
+    const person = await personWithResetLink(a);
+    const invite = await b.admin('POST', '/invitations', { body: { email: person.email, role: 'agent' } });
+    await publicCaller().links.acceptInvitation({
+      token: tokenOf(invite.body.url),
+      password: person.password,
+    });
+
+    expect(await publicCaller().links.passwordReset({ token: person.token })).toEqual({ valid: false });
+    await expect(
+      publicCaller().links.completePasswordReset({ token: person.token, password: 'chosen by tenant A' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await signIn(person.email, 'chosen by tenant A', b.tenantId)).status).toBe(401);
+    expect((await signIn(person.email, person.password, b.tenantId)).status).toBe(200);
+  });
+
+  it('the operator adding an existing user to a tenant (CLI user create, tenant create) spends their open links', async () => {
+    const a = await suite.newTenant('reset-cli-issuer');
+    const viaUserCreate = await personWithResetLink(a);
+    const b = await suite.newTenant('reset-cli-target');
+    await createUser({
+      tenantId: b.tenantId,
+      email: viaUserCreate.email,
+      password: viaUserCreate.password,
+      role: 'agent',
+    });
+    await expect(
+      publicCaller().links.completePasswordReset({
+        token: viaUserCreate.token,
+        password: 'chosen by tenant A',
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    const viaTenantCreate = await personWithResetLink(a);
+    await createTenantWithAdmin({
+      name: 'their own tenant',
+      adminEmail: viaTenantCreate.email,
+      adminPassword: viaTenantCreate.password,
+    });
+    await expect(
+      publicCaller().links.completePasswordReset({
+        token: viaTenantCreate.token,
+        password: 'chosen by tenant A',
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await signIn(viaTenantCreate.email, 'chosen by tenant A', a.tenantId)).status).toBe(401);
+  });
+
+  it('is checked again when the link is used: a membership added by any other path still stops it', async () => {
+    const a = await suite.newTenant('reset-recheck');
+    const b = await suite.newTenant('reset-recheck-other');
+    const person = await personWithResetLink(a);
+    // A path that does not know about reset links (a data fix, a future feature): the link stays open.
+    await pgPool().query(`insert into memberships (tenant_id, user_id, role) values ($1, $2, 'agent')`, [
+      b.tenantId,
+      person.userId,
+    ]);
+    expect(await publicCaller().links.passwordReset({ token: person.token })).toEqual({ valid: false });
+    await expect(
+      publicCaller().links.completePasswordReset({ token: person.token, password: 'chosen by tenant A' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await signIn(person.email, person.password, b.tenantId)).status).toBe(200);
+  });
+
+  it('a person of one tenant only still resets their password with the link', async () => {
+    const a = await suite.newTenant('reset-single');
+    const person = await personWithResetLink(a);
+    await publicCaller().links.completePasswordReset({ token: person.token, password: 'my new password' });
+    expect((await signIn(person.email, 'my new password')).status).toBe(200);
+  });
+});
 
 describe('security finding 3: login limit bypass and lockout', () => {
   // The budgets (server/auth/rate-limits.ts): 10 attempts per email and client address, 100 per
@@ -190,5 +285,47 @@ describe('security finding 3: login limit bypass and lockout', () => {
     expect(await outcome(verifyPasswordLogin({ email, password: 'one more guess', ip }))).toBe(
       'rate_limited',
     );
+  });
+});
+
+describe('security finding 5: unbounded tRPC bodies and batches (one-time links claim before they hash)', () => {
+  // The body and batch limits of /api/trpc are checked on the real route: e2e/security.spec.ts.
+  const hashes = () => vi.mocked(hashPassword).mock.calls.length;
+
+  it('ten parallel uses of one invitation hash one password, not ten', async () => {
+    const t = await suite.newTenant('claim-invite');
+    const invite = await t.admin('POST', '/invitations', {
+      body: { email: uniqueEmail('claim'), role: 'agent' },
+    });
+    const before = hashes();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        outcome(
+          acceptInvitation({
+            token: tokenOf(invite.body.url),
+            name: 'Claimer',
+            password: 'a long enough password',
+            ip: freshAddress(),
+          }),
+        ),
+      ),
+    );
+    expect(tally(results)).toEqual({ ok: 1, not_found: 9 });
+    expect(hashes() - before).toBe(1);
+  });
+
+  it('ten parallel uses of one password reset link hash one password, not ten', async () => {
+    const t = await suite.newTenant('claim-reset');
+    const person = await personWithResetLink(t);
+    const before = hashes();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        outcome(
+          publicCaller().links.completePasswordReset({ token: person.token, password: 'the new password' }),
+        ),
+      ),
+    );
+    expect(tally(results)).toEqual({ ok: 1, NOT_FOUND: 9 });
+    expect(hashes() - before).toBe(1);
   });
 });
