@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new access token and a rotated refresh token
-         * @description The presented refresh token stops working. Presenting an already-used token revokes its whole family (401 refresh_token_reused).
+         * @description The presented refresh token stops working. Presenting an already-used token revokes its whole family (401 refresh_token_reused), and every access token of the person issued until then answers 401 from the next request (whoever holds the copy may hold those too).
          */
         post: operations["refreshSession"];
         delete?: never;

@@ -30,7 +30,8 @@ const API_CONVENTIONS = [
     'exempt: `/auth/*` (optional there, must match when sent), this document and the WhatsApp webhook.',
   '- **Credentials**: `Authorization: Bearer <API key | access token>`. API keys ' +
     '(`sk_live_<prefix>_<secret>`) act with the `admin` role. Access tokens are HS256 JWTs ' +
-    'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`).',
+    'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`); a password reset, or a refresh ' +
+    'token presented twice, ends the person’s access tokens issued before it at once (401).',
   '- **Errors**: RFC 9457 `application/problem+json` with `code`, `detail` and `request_id`; validation ' +
     'failures are 422 `validation_failed` with `errors[]`. Unknown methods on a known path answer 405 with ' +
     '`Allow`.',

@@ -115,6 +115,9 @@ export async function refresh(input: {
     });
     if (spent.count === 0) {
       await revokeFamilyIn(tx, token.familyId);
+      // Whoever holds the copy may hold the family's access tokens too; they do not name their
+      // family, so every access token of the person issued until now is refused (principal.ts).
+      await tx.user.update({ where: { id: token.userId }, data: { tokensValidAfter: new Date() } });
       return { kind: 'reused' as const };
     }
     const membership = await tx.membership.findUnique({

@@ -28,7 +28,8 @@ export const authRoutes = [
     summary: 'Exchange a refresh token for a new access token and a rotated refresh token',
     description:
       'The presented refresh token stops working. Presenting an already-used token revokes its whole ' +
-      'family (401 refresh_token_reused).',
+      'family (401 refresh_token_reused), and every access token of the person issued until then answers ' +
+      '401 from the next request (whoever holds the copy may hold those too).',
     body: RefreshInput,
     responses: { 200: { description: 'New tokens', schema: Session } },
     errors: [400, 401, 403, 422],

@@ -1,5 +1,6 @@
 // Password reset links (CONTRACT §14): an admin issues a one-time link (1 h) for a member; using it
-// sets a new password and ends every session of that person (refresh tokens and dashboard sessions).
+// sets a new password and ends every session of that person (refresh tokens, dashboard sessions, and
+// the access tokens issued before it).
 import { db, type Tx } from '@/server/db/client';
 import { inTransaction, recordAudit } from '@/server/domain/audit/record-audit';
 import { type OperationContext, operationContext } from '@/server/domain/context';
@@ -93,7 +94,8 @@ export async function completePasswordReset(input: { token: string; password: st
     });
     if (spent.count === 0 || !(await onlyInIssuingTenant(tx, row))) throw linkNoLongerValid('password reset');
     const passwordHash = await hashPassword(input.password);
-    await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
+    // Access tokens issued before now are refused from the next request (server/auth/principal.ts).
+    await tx.user.update({ where: { id: row.userId }, data: { passwordHash, tokensValidAfter: new Date() } });
     // Every tenant's refresh tokens of this person, not only this tenant's: the password is theirs.
     await tx.$executeRaw`update refresh_tokens set revoked_at = now() where user_id = ${row.userId} and revoked_at is null`;
     await tx.webSession.updateMany({
