@@ -8,6 +8,7 @@ import { resetSettingsCache } from '@/server/config/settings';
 import { pgPool } from '@/server/db/pool';
 import { acceptInvitation } from '@/server/domain/members/invitations';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
+import { jobsFor } from '@/server/jobs/registry';
 import { AppError } from '@/server/lib/errors';
 import { hashPassword } from '@/server/security/hashing';
 import { authOptions } from '@/server/trpc/auth-options';
@@ -363,5 +364,31 @@ describe('security finding 6: access tokens outlive a password reset or sign-out
       expect((await asPerson(token)).status).toBe(401);
     const again = await signIn(person.email, person.password);
     expect((await asPerson(again.body.access_token)).status).toBe(200);
+  });
+});
+
+describe('security finding 7: idempotency answers keep one-time secrets forever', () => {
+  it('a periodic job deletes expired stored answers; unexpired ones stay', async () => {
+    const t = await suite.newTenant('idempotency-retention');
+    const expiredKey = `expired-${randomBytes(4).toString('hex')}`;
+    const liveKey = `live-${randomBytes(4).toString('hex')}`;
+    for (const key of [expiredKey, liveKey]) {
+      const created = await t.admin('POST', '/api-keys', {
+        body: { name: key },
+        headers: { 'Idempotency-Key': key },
+      });
+      expect(created.status, created.text).toBe(201);
+    }
+    await pgPool().query(
+      "update idempotency_keys set expires_at = now() - interval '1 second' where key = $1",
+      [expiredKey],
+    );
+    // Every periodic job of the registry, as the worker's timer loop runs them.
+    for (const job of jobsFor('worker')) await job.run();
+    const { rows } = await pgPool().query<{ key: string }>(
+      'select key from idempotency_keys where tenant_id = $1 order by key',
+      [t.tenantId],
+    );
+    expect(rows.map((r) => r.key)).toEqual([liveKey]);
   });
 });

@@ -39,7 +39,8 @@ const API_CONVENTIONS = [
   '- **Idempotency-Key** (POST, ≤ 255 characters, per tenant, 24 h): the same key and body replay the ' +
     'first response (success or 4xx refusal) with `Idempotent-Replayed: true`; another body gets 409 ' +
     '`idempotency_key_reused`; a request arriving while the first still runs waits up to 10 s, then 409 ' +
-    '`idempotency_key_in_use`; a 5xx releases the key.',
+    '`idempotency_key_in_use`; a 5xx releases the key. Expired keys and their stored answers are deleted ' +
+    'within 10 minutes.',
   '- **Rate limits**: 100 requests per second per credential; password attempts per 15 minutes, 10 per ' +
     'email and client address, 100 per email from all addresses and 50 per client address, each counted ' +
     'before the password is checked; a success does not count (429 `rate_limited` with `Retry-After`).',
