@@ -120,7 +120,7 @@ const refuseWhenUnavailable = t.middleware(({ ctx, next }) => {
 });
 
 /**
- * Input with a NUL character or a reserved key is refused like a REST body (CONTRACT §10). This is
+ * Input with a NUL character or a reserved key is refused like a REST body. This is
  * where the request body is first read (through the 1 MiB limit of server/trpc/http-handler.ts): for
  * a protected procedure, only after the session check, as REST checks the credential first.
  */
