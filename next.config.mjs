@@ -11,7 +11,8 @@ const nextConfig = {
   reactStrictMode: true,
   // Type checking is its own step (`npm run typecheck`, run by CI); the build only compiles.
   typescript: { ignoreBuildErrors: true },
-  // CONTRACT §10: no sniffing, no framing, a referrer policy everywhere; HSTS in production.
+  // No sniffing, no framing, a referrer policy everywhere; HSTS in production. Pages get
+  // their nonce-based Content-Security-Policy from proxy.ts, which replaces this list's.
   async headers() {
     return [{ source: '/:path*', headers: Object.entries(headers).map(([key, value]) => ({ key, value })) }];
   },

@@ -10,7 +10,7 @@ test('a wrong password shows a clear error and keeps the visitor on /login', asy
 
 test('repeated failures are rate limited like the REST login (429 message)', async ({ page }) => {
   const victim = { email: 'nobody-here@e2e.test', password: 'guess' };
-  // The per-email budget is 10 failures (server/auth/rate-limits.ts); the 11th attempt is refused.
+  // The budget per email and address is 10 attempts (server/auth/rate-limits.ts); the 11th is refused.
   for (let i = 0; i < 10; i++) {
     await signIn(page, victim);
     await expect(page.getByRole('alert').filter({ hasText: 'Wrong email or password.' })).toBeVisible();

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Returns a 30-minute access token and a 30-day rotating refresh token. X-Tenant-ID is optional: it picks the tenant for users of several tenants. Failed attempts are rate limited per email and per client address.
+         * @description Returns a 30-minute access token and a 30-day rotating refresh token. X-Tenant-ID is optional: it picks the tenant for users of several tenants. Attempts are counted before the password is checked and limited per email and client address (10 per 15 minutes), per email (100) and per client address (50); a success does not count. Past a limit: 429 `rate_limited` with `Retry-After`.
          */
         post: operations["login"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new access token and a rotated refresh token
-         * @description The presented refresh token stops working. Presenting an already-used token revokes its whole family (401 refresh_token_reused).
+         * @description The presented refresh token stops working. Presenting an already-used token revokes its whole family (401 refresh_token_reused), and every access token of the person issued until then answers 401 from the next request (whoever holds the copy may hold those too).
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -964,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a one-time password reset link for a member
-         * @description The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in the dashboard, where a new password is set; that ends every session of the person. Pass it on yourself (no e-mail is sent). A person who also belongs to another tenant is refused with 403: their password guards that tenant too. Recorded as member.password_reset (the link's use as member.password_changed). Permission `members.write` (roles: admin).
+         * @description The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in the dashboard, where a new password is set; that ends every session of the person. Pass it on yourself (no e-mail is sent). A person who also belongs to another tenant is refused with 403: their password guards that tenant too. For the same reason the link stops working when its person joins another tenant (an invitation accepted, or the operator adding them): it is spent then, and checked again when used. Recorded as member.password_reset (the link's use as member.password_changed). Permission `members.write` (roles: admin).
          */
         post: operations["createPasswordReset"];
         delete?: never;

@@ -26,7 +26,7 @@ import { listEvents } from '@/server/events/list-events';
 import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/events/record';
 import { deleteExpiredEvents } from '@/server/events/retention';
-import { withIdempotency } from '@/server/http/idempotency';
+import { deleteExpiredIdempotencyKeys, withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
 
 interface Statement {
@@ -285,6 +285,10 @@ const HOT: [string, () => Promise<Statement[]>][] = [
   [
     'the retention pass over expired events (periodic job)',
     async () => captured(() => deleteExpiredEvents({ days: 30 })),
+  ],
+  [
+    'the retention pass over expired Idempotency-Key answers (periodic job)',
+    async () => captured(() => deleteExpiredIdempotencyKeys()),
   ],
   [
     'API key by prefix (every API-key request)',

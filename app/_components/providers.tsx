@@ -22,7 +22,8 @@ export function Providers({ children }: { children: ReactNode }) {
       }),
   );
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc' })] }),
+    // The server takes at most 20 calls per batch (server/trpc/http-handler.ts).
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', maxItems: 20 })] }),
   );
   return (
     <SessionProvider refetchOnWindowFocus={false}>

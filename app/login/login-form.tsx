@@ -2,24 +2,21 @@
 import { signIn } from 'next-auth/react';
 import { type FormEvent, useState } from 'react';
 import { Button, Field, Input, Notice } from '@/app/_components/ui';
+import { safeCallbackPath } from '@/server/trpc/callback-url';
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: 'Wrong email or password.',
   rate_limited: 'Too many failed attempts. Wait a few minutes and try again.',
 };
 
-/** Where the proxy was sending the visitor (same-origin paths only), else the home (the overview; agents go on to bookings). */
+/**
+ * Where the proxy was sending the visitor (a path of this site only: server/trpc/callback-url.ts),
+ * else the home (the overview; agents go on to bookings).
+ */
 function returnPath(): string {
-  const raw = new URLSearchParams(window.location.search).get('callbackUrl');
-  if (!raw) return '/';
-  try {
-    const url = new URL(raw, window.location.origin);
-    return url.origin === window.location.origin && url.pathname !== '/login'
-      ? `${url.pathname}${url.search}`
-      : '/';
-  } catch {
-    return '/';
-  }
+  const origin = window.location.origin;
+  const path = safeCallbackPath(new URLSearchParams(window.location.search).get('callbackUrl'), origin);
+  return new URL(path, origin).pathname === '/login' ? '/' : path;
 }
 
 export function LoginForm() {

@@ -33,7 +33,8 @@ const API_CONVENTIONS = [
     "the Stripe webhook (its path names the tenant; Stripe's signature authenticates it).",
   '- **Credentials**: `Authorization: Bearer <API key | access token>`. API keys ' +
     '(`sk_live_<prefix>_<secret>`) act with the `admin` role. Access tokens are HS256 JWTs ' +
-    'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`).',
+    'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`); a password reset, or a refresh ' +
+    'token presented twice, ends the person’s access tokens issued before it at once (401).',
   '- **Errors**: RFC 9457 `application/problem+json` with `code`, `detail` and `request_id`; validation ' +
     'failures are 422 `validation_failed` with `errors[]`. Unknown methods on a known path answer 405 with ' +
     '`Allow`.',
@@ -41,9 +42,11 @@ const API_CONVENTIONS = [
   '- **Idempotency-Key** (POST, ≤ 255 characters, per tenant, 24 h): the same key and body replay the ' +
     'first response (success or 4xx refusal) with `Idempotent-Replayed: true`; another body gets 409 ' +
     '`idempotency_key_reused`; a request arriving while the first still runs waits up to 10 s, then 409 ' +
-    '`idempotency_key_in_use`; a 5xx releases the key.',
-  '- **Rate limits**: 100 requests per second per credential; failed sign-ins, 10 per email and 50 per ' +
-    'client address per 15 minutes (429 `rate_limited` with `Retry-After`).',
+    '`idempotency_key_in_use`; a 5xx releases the key. Expired keys and their stored answers are deleted ' +
+    'within 10 minutes.',
+  '- **Rate limits**: 100 requests per second per credential; password attempts per 15 minutes, 10 per ' +
+    'email and client address, 100 per email from all addresses and 50 per client address, each counted ' +
+    'before the password is checked; a success does not count (429 `rate_limited` with `Retry-After`).',
   '- **Request ids**: every response carries `X-Request-Id` (the caller’s when it is 1–128 of ' +
     '`[A-Za-z0-9._:-]`).',
 ].join('\n');

@@ -1,4 +1,5 @@
-// Access tokens: HS256 JWTs, 30 minutes, algorithm, issuer and audience pinned on verify.
+// Access tokens: HS256 JWTs, 30 minutes, algorithm, issuer and audience pinned on verify. `iat` is
+// checked against the user's `tokens_valid_after` on every request (server/auth/principal.ts).
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { settings } from '@/server/config/settings';
@@ -25,7 +26,9 @@ export async function signAccessToken(
   input: { userId: string; tenantId: string; role: Role },
   now = Date.now(),
 ): Promise<string> {
-  const iat = Math.floor(now / 1000);
+  // Millisecond precision (a NumericDate may have a fraction, RFC 7519 §2): a token issued just
+  // after a password reset must not look older than it (server/auth/principal.ts).
+  const iat = now / 1000;
   return new SignJWT({ tid: input.tenantId, role: input.role })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(input.userId)

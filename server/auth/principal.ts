@@ -2,6 +2,7 @@ import { hasPermission, type Permission } from '@/server/client-safe/permissions
 import { db } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
 import { Errors } from '@/server/lib/errors';
+import { isUuid } from '@/server/lib/ids';
 import { constantTimeEqual, sha256Hex } from '@/server/security/hashing';
 import { looksLikeApiKey, parseApiKey } from './api-key-format';
 import { verifyAccessToken } from './jwt';
@@ -41,7 +42,9 @@ async function authenticateApiKey(token: string): Promise<Principal> {
 /**
  * A valid signature is not enough: the membership is read on every request, so removing a member
  * or changing a role takes effect at once, not when the 30-minute token expires (CONTRACT §10).
- * One primary-key lookup, like an API key's.
+ * The same read takes the user's `tokens_valid_after`: a token issued before it (a password reset, a
+ * reused refresh token) is refused at once too (issue 21, finding 6). One primary-key lookup and
+ * its user row, like an API key's one read.
  */
 async function authenticateAccessToken(token: string): Promise<Principal> {
   const result = await verifyAccessToken(token);
@@ -49,16 +52,26 @@ async function authenticateAccessToken(token: string): Promise<Principal> {
     throw result.reason === 'expired'
       ? Errors.tokenExpired()
       : Errors.unauthenticated('Invalid access token');
-  const { tid: tenantId, sub: userId } = result.claims;
-  const membership = await db().membership.findUnique({
-    where: { tenantId_userId: { tenantId, userId } },
-    select: { role: true },
-  });
+  const { tid: tenantId, sub: userId, iat } = result.claims;
+  if (!isUuid(tenantId)) throw Errors.unauthenticated('Invalid access token');
+  const [membership] = await db().$queryRaw<{ role: Role; tokens_valid_after: Date | null }[]>`
+    select m.role, u.tokens_valid_after
+    from memberships m join users u on u.id = m.user_id
+    where m.tenant_id = ${tenantId}::uuid and m.user_id = ${userId}`;
   if (!membership) throw Errors.unauthenticated('This user no longer belongs to the tenant');
+  if (issuedBefore(iat, membership.tokens_valid_after))
+    throw Errors.unauthenticated(
+      'This access token was issued before its sessions were ended (password reset); sign in again',
+    );
   return { kind: 'user', tenantId, role: membership.role, userId };
 }
 
 /** 403 forbidden unless the caller's role holds the permission (server/client-safe/permissions.ts). */
 export function requirePermission(principal: Pick<Principal, 'role'>, permission: Permission): void {
   if (!hasPermission(principal.role, permission)) throw Errors.forbidden();
+}
+
+/** `iat` is in seconds, with milliseconds as a fraction (server/auth/jwt.ts). */
+function issuedBefore(iat: number, validAfter: Date | null): boolean {
+  return validAfter !== null && Math.round(iat * 1000) < validAfter.getTime();
 }

@@ -1,16 +1,28 @@
-// Failed sign-ins are counted per email and per client address in PostgreSQL, so every instance of
-// the service shares the counters. Only failures count; a success clears the email's count.
-import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
+// Password attempts are limited in PostgreSQL, so every instance of the service shares the counters.
+// Each attempt takes its point *before* the password is checked, in one atomic upsert per counter: N
+// attempts sent at once can never test more than the budget allows (issue 21, finding 3). A success
+// gives its points back, so only failures add up. Three budgets per 15 minutes:
+//
+// - per email and client address (10): the lockout an attacker can cause stays at their own address;
+// - per email from all addresses together (100): a guesser spread over many addresses still stops,
+//   and only such a one can make the real user wait;
+// - per client address, whatever the email (50): one address cannot spray many accounts.
+//
+// Counter keys are SHA-256 hashes (no email sits in the table, and any email length fits the column).
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { pgPoolWithoutSessionState } from '@/server/db/pool';
 import { Errors } from '@/server/lib/errors';
+import { sha256Hex } from '@/server/security/hashing';
 
 const WINDOW_SECONDS = 15 * 60;
-export const LOGIN_FAILURES_PER_EMAIL = 10;
-export const LOGIN_FAILURES_PER_IP = 50;
+export const LOGIN_ATTEMPTS_PER_EMAIL_AND_ADDRESS = 10;
+export const LOGIN_ATTEMPTS_PER_EMAIL = 100;
+export const LOGIN_ATTEMPTS_PER_ADDRESS = 50;
 
 interface Limiters {
+  emailAtAddress: RateLimiterPostgres;
   email: RateLimiterPostgres;
-  ip: RateLimiterPostgres;
+  address: RateLimiterPostgres;
 }
 
 const holder = globalThis as unknown as { __switchboardLoginLimiters?: Limiters };
@@ -25,35 +37,63 @@ function limiters(): Limiters {
       duration: WINDOW_SECONDS,
     };
     holder.__switchboardLoginLimiters = {
+      emailAtAddress: new RateLimiterPostgres({
+        ...common,
+        keyPrefix: 'login_email_address',
+        points: LOGIN_ATTEMPTS_PER_EMAIL_AND_ADDRESS,
+      }),
       email: new RateLimiterPostgres({
         ...common,
         keyPrefix: 'login_email',
-        points: LOGIN_FAILURES_PER_EMAIL,
+        points: LOGIN_ATTEMPTS_PER_EMAIL,
       }),
-      ip: new RateLimiterPostgres({ ...common, keyPrefix: 'login_ip', points: LOGIN_FAILURES_PER_IP }),
+      address: new RateLimiterPostgres({
+        ...common,
+        keyPrefix: 'login_address',
+        points: LOGIN_ATTEMPTS_PER_ADDRESS,
+      }),
     };
   }
   return holder.__switchboardLoginLimiters;
 }
 
-/** Throws 429 with Retry-After when either counter is exhausted. */
-export async function assertLoginAllowed(email: string, ip: string): Promise<void> {
-  const { email: byEmail, ip: byIp } = limiters();
-  const [e, i] = await Promise.all([byEmail.get(email), byIp.get(ip)]);
-  for (const [state, limit] of [
-    [e, LOGIN_FAILURES_PER_EMAIL],
-    [i, LOGIN_FAILURES_PER_IP],
-  ] as [RateLimiterRes | null, number][]) {
-    if (state && state.consumedPoints >= limit) throw Errors.rateLimited(state.msBeforeNext / 1000);
+/** Takes a point; a spent budget throws 429 with Retry-After (a store failure propagates as it is). */
+async function take(limiter: RateLimiterPostgres, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw Errors.rateLimited(Math.ceil(error.msBeforeNext / 1000));
+    throw error;
   }
 }
 
-export async function recordLoginFailure(email: string, ip: string): Promise<void> {
-  const { email: byEmail, ip: byIp } = limiters();
-  // consume() rejects once the budget is spent; the counter is still incremented, which is all we need.
-  await Promise.allSettled([byEmail.consume(email), byIp.consume(ip)]);
+export interface LoginAttempt {
+  /** The password was right: the attempt's points are given back and its address's lockout lifted. */
+  succeeded(): Promise<void>;
 }
 
-export async function clearLoginFailures(email: string): Promise<void> {
-  await limiters().email.delete(email);
+/**
+ * Takes one attempt from each budget before the password is checked, or throws 429. The budgets are
+ * taken in order and the first one spent stops the rest: attempts refused at the attacker's own
+ * address do not count toward the email-wide budget, so they cannot make the real user wait.
+ */
+export async function takeLoginAttempt(email: string, address: string): Promise<LoginAttempt> {
+  const { emailAtAddress, email: byEmail, address: byAddress } = limiters();
+  const keys = {
+    emailAtAddress: sha256Hex(`${email}\n${address}`),
+    email: sha256Hex(email),
+    address: sha256Hex(address),
+  };
+  await take(emailAtAddress, keys.emailAtAddress);
+  await take(byAddress, keys.address);
+  await take(byEmail, keys.email);
+  return {
+    async succeeded() {
+      await Promise.all([
+        emailAtAddress.delete(keys.emailAtAddress),
+        byEmail.reward(keys.email, 1),
+        byAddress.reward(keys.address, 1),
+      ]);
+    },
+  };
 }

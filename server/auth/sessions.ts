@@ -9,7 +9,7 @@ import { newId } from '@/server/lib/ids';
 import { burnPasswordCheck, sha256Hex, verifyPassword } from '@/server/security/hashing';
 import { randomBase62 } from '@/server/security/random';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from './jwt';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './rate-limits';
+import { type LoginAttempt, takeLoginAttempt } from './rate-limits';
 
 export const REFRESH_FAMILY_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -25,20 +25,38 @@ export interface SessionResponse {
 
 /**
  * Email + password check shared by the REST login and the dashboard sign-in, so both count and
- * limit failures the same way. Returns the user with their memberships.
+ * limit attempts the same way (server/auth/rate-limits.ts). Returns the user with their memberships.
  */
 export async function verifyPasswordLogin(input: { email: string; password: string; ip: string }) {
-  const email = input.email.trim().toLowerCase();
-  await assertLoginAllowed(email, input.ip);
+  const email = normalizeEmail(input.email);
+  const attempt = await takeLoginAttempt(email, input.ip);
   const user = await db().user.findUnique({ where: { email }, include: { memberships: true } });
-  if (!user) await burnPasswordCheck(input.password);
-  const ok = user ? await verifyPassword(user.passwordHash, input.password) : false;
-  if (!user || !ok) {
-    await recordLoginFailure(email, input.ip);
-    throw Errors.invalidCredentials();
-  }
-  await clearLoginFailures(email);
-  return user;
+  await checkPassword(attempt, user?.passwordHash ?? null, input.password);
+  // Without a user there was no hash to match: checkPassword has thrown.
+  return user as NonNullable<typeof user>;
+}
+
+/**
+ * The same check for a user already read (an existing user accepting an invitation proves it is
+ * them): counted and limited like a sign-in.
+ */
+export async function verifyUserPassword(
+  user: { email: string; passwordHash: string },
+  input: { password: string; ip: string },
+): Promise<void> {
+  const attempt = await takeLoginAttempt(normalizeEmail(user.email), input.ip);
+  await checkPassword(attempt, user.passwordHash, input.password);
+}
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** argon2 only after the attempt was counted; an unknown email spends the same time as a wrong password. */
+async function checkPassword(attempt: LoginAttempt, passwordHash: string | null, password: string) {
+  let ok = false;
+  if (passwordHash) ok = await verifyPassword(passwordHash, password);
+  else await burnPasswordCheck(password);
+  if (!ok) throw Errors.invalidCredentials();
+  await attempt.succeeded();
 }
 
 export async function login(input: {
@@ -97,6 +115,9 @@ export async function refresh(input: {
     });
     if (spent.count === 0) {
       await revokeFamilyIn(tx, token.familyId);
+      // Whoever holds the copy may hold the family's access tokens too; they do not name their
+      // family, so every access token of the person issued until now is refused (principal.ts).
+      await tx.user.update({ where: { id: token.userId }, data: { tokensValidAfter: new Date() } });
       return { kind: 'reused' as const };
     }
     const membership = await tx.membership.findUnique({

@@ -7,6 +7,7 @@ import type { Role } from '@/server/db/generated/enums';
 import { newId } from '@/server/lib/ids';
 import { hashPassword, verifyPassword } from '@/server/security/hashing';
 import { issueApiKey } from './api-keys/issue-api-key';
+import { addMembership } from './members/add-membership';
 
 export class DomainConflictError extends Error {}
 
@@ -43,7 +44,7 @@ export async function createTenantWithAdmin(input: {
         password: input.adminPassword,
         name: input.adminName,
       });
-      await tx.membership.create({ data: { tenantId: tenant.id, userId: user.id, role: 'admin' } });
+      await addMembership(tx, { tenantId: tenant.id, userId: user.id, role: 'admin' });
       const apiKey = await issueApiKey(tx, { tenantId: tenant.id, name: 'Initial key' });
       return { tenantId: tenant.id, userId: user.id, apiKey: apiKey.key, apiKeyId: apiKey.id };
     },
@@ -64,7 +65,7 @@ export async function createUser(input: {
     return await db().$transaction(
       async (tx) => {
         const user = await findOrCreateUser(tx, input);
-        await tx.membership.create({ data: { tenantId: input.tenantId, userId: user.id, role: input.role } });
+        await addMembership(tx, { tenantId: input.tenantId, userId: user.id, role: input.role });
         return { userId: user.id };
       },
       { timeout: 15_000 },

@@ -7,6 +7,7 @@ import { recordConversationTimers } from '@/server/domain/conversations/conversa
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
 import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
 import { deleteExpiredEvents } from '@/server/events/retention';
+import { deleteExpiredIdempotencyKeys } from '@/server/http/idempotency';
 
 export interface PeriodicJob {
   /** Stable id: the Inngest function id and the log name. */
@@ -49,6 +50,13 @@ export const PERIODIC_JOBS: PeriodicJob[] = [
     cron: '17 * * * *',
     everyMs: 3_600_000,
     run: async () => ({ deleted: await deleteExpiredEvents({ budgetMs: 20_000 }) }),
+  },
+  {
+    // Idempotency-Key answers past their 24 h (they may hold one-time secrets), 500 per statement.
+    name: 'delete-expired-idempotency-keys',
+    cron: '*/10 * * * *',
+    everyMs: 600_000,
+    run: async () => ({ deleted: await deleteExpiredIdempotencyKeys({ budgetMs: 20_000 }) }),
   },
   {
     // Events whose fan-out never reached Inngest (a crash between commit and send) are relayed.

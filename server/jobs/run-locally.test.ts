@@ -34,6 +34,7 @@ describe('periodic jobs', () => {
       'send-scheduled-messages',
       'conversation-timers',
       'delete-expired-events',
+      'delete-expired-idempotency-keys',
     ]);
     expect(jobsFor('inngest').map((j) => j.name)).toEqual(PERIODIC_JOBS.map((j) => j.name));
   });

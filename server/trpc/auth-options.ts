@@ -10,6 +10,7 @@ import { settings } from '@/server/config/settings';
 import type { Role } from '@/server/db/generated/enums';
 import { clientAddressOf } from '@/server/http/client-address';
 import { AppError } from '@/server/lib/errors';
+import { safeCallbackPath } from '@/server/trpc/callback-url';
 import { findMembership } from '@/server/trpc/find-membership';
 
 export const SIGN_IN_ERRORS = { invalid: 'CredentialsSignin', rateLimited: 'rate_limited' } as const;
@@ -55,6 +56,10 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
+      // Where next-auth sends the browser after signing in or out: a path of this site only.
+      redirect({ url, baseUrl }) {
+        return `${baseUrl}${safeCallbackPath(url, baseUrl)}`;
+      },
       async jwt({ token, user, trigger, session }) {
         if (user) {
           const u = user as { id: string; tenantId?: string | null; role?: Role | null };

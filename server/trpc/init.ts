@@ -117,17 +117,27 @@ const mapDomainErrors = t.middleware(async ({ next, path, ctx }) => {
   return result;
 });
 
-/** Input with a NUL character or a reserved key is refused like a REST body (CONTRACT §10). */
-const refuseUnsafeInput = t.middleware(async ({ ctx, getRawInput, next }) => {
+const refuseWhenUnavailable = t.middleware(({ ctx, next }) => {
   if (settingsProblems().length > 0) throw Errors.misconfigured();
   if (ctx.databaseUnavailable) throw Errors.unavailable();
+  return next();
+});
+
+/**
+ * Input with a NUL character or a reserved key is refused like a REST body. This is
+ * where the request body is first read (through the 1 MiB limit of server/trpc/http-handler.ts): for
+ * a protected procedure, only after the session check, as REST checks the credential first.
+ */
+const refuseUnsafeInput = t.middleware(async ({ getRawInput, next }) => {
   assertSafeInput(await getRawInput());
   return next();
 });
 
-export const publicProcedure = t.procedure.use(mapDomainErrors).use(refuseUnsafeInput);
+const serviceProcedure = t.procedure.use(mapDomainErrors).use(refuseWhenUnavailable);
 
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+export const publicProcedure = serviceProcedure.use(refuseUnsafeInput);
+
+const signedInWithTenant = t.middleware(({ ctx, next }) => {
   const viewer = ctx.viewer;
   if (!viewer) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
   if (!viewer.tenantId || !viewer.role)
@@ -142,6 +152,8 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
     },
   });
 });
+
+export const protectedProcedure = serviceProcedure.use(signedInWithTenant).use(refuseUnsafeInput);
 
 /** A procedure for those whose role holds `permission` (server/client-safe/permissions.ts), as REST checks it. */
 export function permittedProcedure(permission: Permission) {

@@ -79,7 +79,9 @@ export const memberRoutes = [
       'The link (valid 1 hour, usable once; only a hash of its token is stored) opens /reset-password in ' +
       'the dashboard, where a new password is set; that ends every session of the person. Pass it on ' +
       'yourself (no e-mail is sent). A person who also belongs to another tenant is refused with 403: ' +
-      "their password guards that tenant too. Recorded as member.password_reset (the link's use as " +
+      'their password guards that tenant too. For the same reason the link stops working when its person ' +
+      'joins another tenant (an invitation accepted, or the operator adding them): it is spent then, and ' +
+      "checked again when used. Recorded as member.password_reset (the link's use as " +
       'member.password_changed).',
     responses: { 201: { description: 'The link (shown once)', schema: PasswordResetLink } },
     errors: [403, 404],

@@ -1,6 +1,6 @@
 // Invitations (CONTRACT §14): a one-time link, valid 7 days, that adds a membership. Only the token's
 // hash is stored; the link is shown once, to the admin who creates it, to pass on.
-import { verifyPasswordLogin } from '@/server/auth/sessions';
+import { verifyUserPassword } from '@/server/auth/sessions';
 import { db } from '@/server/db/client';
 import { Prisma } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
@@ -10,6 +10,7 @@ import { AppError, Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import type { PageInput } from '@/server/lib/schemas';
 import { hashPassword } from '@/server/security/hashing';
+import { addMembership } from './add-membership';
 import { dashboardLink, hashLinkToken, newLinkToken } from './links';
 import { type CreateInvitationInput, type Invitation, NewPassword } from './schemas';
 
@@ -99,7 +100,9 @@ export async function lookupInvitation(token: string) {
 /**
  * Uses an invitation: a new person sets their name and password (argon2id, the usual length rule);
  * an existing user proves it is them with their password (counted and rate limited like a login).
- * The link is spent and the membership added in one transaction with `member.joined`.
+ * The link is spent and the membership added in one transaction with `member.joined`. The link is
+ * claimed before a new password is hashed: of parallel uses of one link, one hashes and the others
+ * wait for its row lock, then find the link spent (issue 21, finding 5).
  */
 export async function acceptInvitation(input: {
   token: string;
@@ -111,9 +114,8 @@ export async function acceptInvitation(input: {
   if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= new Date())
     throw linkNoLongerValid('invitation');
   const existing = await db().user.findUnique({ where: { email: invitation.email } });
-  let newUser: { name: string; passwordHash: string } | null = null;
   if (existing) {
-    await verifyPasswordLogin({ email: invitation.email, password: input.password, ip: input.ip });
+    await verifyUserPassword(existing, { password: input.password, ip: input.ip });
   } else {
     const errors = [
       ...(input.name ? [] : [{ path: 'name', message: 'Required' }]),
@@ -123,7 +125,6 @@ export async function acceptInvitation(input: {
       })) ?? []),
     ];
     if (errors.length > 0) throw Errors.validation(errors);
-    newUser = { name: input.name as string, passwordHash: await hashPassword(input.password) };
   }
   const userId = existing?.id ?? newId('user');
   const ctx = operationContext(invitation.tenantId, { type: 'user', id: userId }, input.ip);
@@ -134,13 +135,14 @@ export async function acceptInvitation(input: {
         data: { acceptedAt: new Date(), acceptedBy: userId },
       });
       if (claimed.count === 0) throw linkNoLongerValid('invitation');
-      if (newUser) await tx.user.create({ data: { id: userId, email: invitation.email, ...newUser } });
-      const already = await tx.membership.findFirst({ where: { userId } });
-      if (!already) {
-        await tx.membership.create({
-          data: { tenantId: invitation.tenantId, userId, role: invitation.role },
+      if (!existing) {
+        const passwordHash = await hashPassword(input.password);
+        await tx.user.create({
+          data: { id: userId, email: invitation.email, name: input.name as string, passwordHash },
         });
       }
+      const already = await tx.membership.findFirst({ where: { userId } });
+      if (!already) await addMembership(tx, { tenantId: invitation.tenantId, userId, role: invitation.role });
       await recordAudit(tx, ctx, { action: 'member.joined', target: { type: 'user', id: userId } });
     });
   } catch (error) {

@@ -1,11 +1,13 @@
 // Password reset links (CONTRACT §14): an admin issues a one-time link (1 h) for a member; using it
-// sets a new password and ends every session of that person (refresh tokens and dashboard sessions).
-import { db } from '@/server/db/client';
+// sets a new password and ends every session of that person (refresh tokens, dashboard sessions, and
+// the access tokens issued before it).
+import { db, type Tx } from '@/server/db/client';
 import { inTransaction, recordAudit } from '@/server/domain/audit/record-audit';
 import { type OperationContext, operationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { hashPassword } from '@/server/security/hashing';
+import { lockUser } from './add-membership';
 import { linkNoLongerValid } from './invitations';
 import { dashboardLink, hashLinkToken, newLinkToken } from './links';
 
@@ -44,12 +46,28 @@ export function issuePasswordReset(ctx: OperationContext, input: { user_id: stri
   });
 }
 
+/**
+ * Whether the link's person belongs to the tenant that issued it and to no other: checked when the
+ * link is issued, and again when it is shown and used (issue 21, finding 2), since a person who
+ * joined another tenant in between has a password that guards that tenant too. Across tenants on
+ * purpose.
+ */
+async function onlyInIssuingTenant(
+  client: Pick<Tx, '$queryRaw'>,
+  row: { userId: string; tenantId: string },
+): Promise<boolean> {
+  const tenants = await client.$queryRaw<{ tenant_id: string }[]>`
+    select tenant_id::text from memberships where user_id = ${row.userId}`;
+  return tenants.length === 1 && tenants[0].tenant_id === row.tenantId;
+}
+
 async function findUsable(token: string) {
   const row = await db().passwordReset.findUnique({
     where: { tokenHash: hashLinkToken(token) },
     include: { user: true },
   });
-  return row && !row.usedAt && row.expiresAt > new Date() ? row : null;
+  if (!row || row.usedAt || row.expiresAt <= new Date()) return null;
+  return (await onlyInIssuingTenant(db(), row)) ? row : null;
 }
 
 /** What the /reset-password page shows for a token. */
@@ -58,19 +76,26 @@ export async function lookupPasswordReset(token: string) {
   return row ? { valid: true as const, email: row.user.email } : { valid: false as const };
 }
 
-/** Sets the new password, spends the link and ends every session of the person, in one transaction. */
+/**
+ * Sets the new password, spends the link and ends every session of the person, in one transaction.
+ * The person's row is locked first (as adding a membership does), then the link is claimed, then the
+ * memberships are checked again, and only then is the new password hashed: parallel uses of one link
+ * hash once, and a link whose person joined another tenant since it was issued is refused.
+ */
 export async function completePasswordReset(input: { token: string; password: string; ip: string }) {
   const row = await findUsable(input.token);
   if (!row) throw linkNoLongerValid('password reset');
-  const passwordHash = await hashPassword(input.password);
   const ctx = operationContext(row.tenantId, { type: 'user', id: row.userId }, input.ip);
   await inTransaction(ctx, async (_txCtx, tx) => {
+    await lockUser(tx, row.userId);
     const spent = await tx.passwordReset.updateMany({
       where: { id: row.id, usedAt: null, expiresAt: { gt: new Date() } },
       data: { usedAt: new Date() },
     });
-    if (spent.count === 0) throw linkNoLongerValid('password reset');
-    await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
+    if (spent.count === 0 || !(await onlyInIssuingTenant(tx, row))) throw linkNoLongerValid('password reset');
+    const passwordHash = await hashPassword(input.password);
+    // Access tokens issued before now are refused from the next request (server/auth/principal.ts).
+    await tx.user.update({ where: { id: row.userId }, data: { passwordHash, tokensValidAfter: new Date() } });
     // Every tenant's refresh tokens of this person, not only this tenant's: the password is theirs.
     await tx.$executeRaw`update refresh_tokens set revoked_at = now() where user_id = ${row.userId} and revoked_at is null`;
     await tx.webSession.updateMany({

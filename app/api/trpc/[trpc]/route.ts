@@ -1,23 +1,14 @@
-import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { relayOutboxAfterResponse } from '@/server/delivery/after-write';
-import { createTrpcContext } from '@/server/trpc/init';
-import { appRouter } from '@/server/trpc/root';
+import { handleTrpcRequest } from '@/server/trpc/http-handler';
 
-// The dashboard's tRPC endpoint; the session cookie is read (and its membership re-checked) per request.
+// The dashboard's tRPC endpoint; the session cookie is read (and its membership re-checked) per
+// request. Bodies over 1 MiB and batches over 20 calls are refused (server/trpc/http-handler.ts).
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 function handler(request: Request) {
   relayOutboxAfterResponse(request.method);
-  return fetchRequestHandler({
-    endpoint: '/api/trpc',
-    req: request,
-    router: appRouter,
-    createContext: createTrpcContext,
-    // A database outage answers 503 with the same Retry-After as REST.
-    responseMeta: ({ errors }) =>
-      errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'Retry-After': '5' } } : {},
-  });
+  return handleTrpcRequest(request);
 }
 
 export { handler as GET, handler as POST };

@@ -1,0 +1,84 @@
+// The dashboard's tRPC endpoint (/api/trpc, app/api/trpc/[trpc]/route.ts) with the limits REST has
+// (issue 21, finding 5): a body is read through a 1 MiB limit (REST's MAX_BODY_BYTES), counted as it
+// streams in, so neither a missing nor a lying Content-Length gets more than that into memory; past
+// it every call of the request answers 413 PAYLOAD_TOO_LARGE (apiCode `payload_too_large`) in tRPC's
+// own error shape. A batch holds at most TRPC_MAX_BATCH calls (more: 400 before any runs). The body
+// is read only when a procedure asks for its input, after the session check (server/trpc/init.ts).
+import { TRPCError } from '@trpc/server';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { MAX_BODY_BYTES } from '@/server/http/body';
+import { HttpErrors } from '@/server/http/errors';
+import { createTrpcContext, type TrpcContext } from './init';
+import { appRouter } from './root';
+
+/** Calls per batched request; the dashboard's client batches at most this many (app/_components/providers.tsx). */
+export const TRPC_MAX_BATCH = 20;
+
+export function handleTrpcRequest(
+  request: Request,
+  createContext: (opts: { req: Request }) => Promise<TrpcContext> = createTrpcContext,
+): Promise<Response> {
+  return fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req: withBodyLimit(request),
+    router: appRouter,
+    createContext: () => createContext({ req: request }),
+    maxBatchSize: TRPC_MAX_BATCH,
+    // A database outage answers 503 with the same Retry-After as REST.
+    responseMeta: ({ errors }) =>
+      errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'Retry-After': '5' } } : {},
+  });
+}
+
+function tooLarge(): TRPCError {
+  const cause = HttpErrors.payloadTooLarge(MAX_BODY_BYTES);
+  return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: cause.message, cause });
+}
+
+/**
+ * The same request, its body streamed through a counter: the first read past the limit (or of a body
+ * whose Content-Length already says so) fails with 413, and the rest is never read.
+ */
+function withBodyLimit(request: Request): Request {
+  const source = request.body;
+  if (!source) return request;
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let size = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (declared > MAX_BODY_BYTES) {
+          await source.cancel().catch(() => {});
+          controller.error(tooLarge());
+          return;
+        }
+        reader ??= source.getReader();
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        size += value.byteLength;
+        if (size > MAX_BODY_BYTES) {
+          await reader.cancel().catch(() => {});
+          controller.error(tooLarge());
+          return;
+        }
+        controller.enqueue(value);
+      },
+      async cancel(reason) {
+        await (reader ?? source).cancel(reason).catch(() => {});
+      },
+      // Nothing is read ahead: a request whose procedure never asks for its input is never read.
+    },
+    { highWaterMark: 0 },
+  );
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+    duplex: 'half',
+  } as RequestInit);
+}
