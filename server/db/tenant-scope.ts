@@ -23,6 +23,10 @@ const TENANT_MODELS = new Set<string>([
   'AuditLog',
   'Invitation',
   'PasswordReset',
+  'Resource',
+  'TimeOff',
+  'Service',
+  'Timer',
 ]);
 
 const FILTERED = new Set([
