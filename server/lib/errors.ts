@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'phone_number_id_taken',
   'endpoint_inactive',
   'endpoint_disabled',
+  'slot_unavailable',
+  'resource_in_use',
   // load and availability
   'rate_limited',
   'service_unavailable',

@@ -26,10 +26,11 @@ export const AUDIT_ACTIONS = [
   'member.password_reset',
   'member.password_changed',
   'invitation.revoked',
+  'resource.calendar_token_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['api_key', 'webhook_endpoint', 'channel', 'user', 'invitation'] as const;
+export const AUDIT_TARGET_TYPES = ['api_key', 'webhook_endpoint', 'channel', 'user', 'invitation', 'resource'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditEntry {

@@ -45,6 +45,7 @@ const ACTIONS = [
   'member.password_reset',
   'member.password_changed',
   'invitation.revoked',
+  'resource.calendar_token_rotated',
 ] as const;
 type Action = (typeof ACTIONS)[number];
 type ServerAction = NonNullable<inferRouterInputs<AppRouter>['auditLog']['list']['action']>;
