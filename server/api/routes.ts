@@ -4,6 +4,7 @@ import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
 import { auditLogRoutes } from './v1/audit-log';
+import { availabilityRoutes } from './v1/availability';
 import { authRoutes } from './v1/auth';
 import { bookingRoutes } from './v1/bookings';
 import { channelRoutes } from './v1/channels';
@@ -13,6 +14,8 @@ import { eventRoutes } from './v1/events';
 import { memberRoutes } from './v1/members';
 import { metaRoutes } from './v1/meta';
 import { paymentRoutes } from './v1/payments';
+import { resourceRoutes } from './v1/resources';
+import { serviceRoutes } from './v1/services';
 import { webhookRoutes } from './v1/webhooks';
 import { whatsappRoutes } from './v1/whatsapp';
 
@@ -21,6 +24,9 @@ export const routes: AnyRoute[] = [
   ...authRoutes,
   ...apiKeyRoutes,
   ...bookingRoutes,
+  ...availabilityRoutes,
+  ...resourceRoutes,
+  ...serviceRoutes,
   ...paymentRoutes,
   ...conversationRoutes,
   ...channelRoutes,

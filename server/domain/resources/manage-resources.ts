@@ -1,10 +1,12 @@
 // Resources (staff, rooms, equipment) and their time off: admins write, agents read (the routes say
 // who). A resource's calendar feed token is made with it (calendar-feed.ts).
 import type { Prisma } from '@/server/db/generated/client';
+import { paginate } from '@/server/db/pagination';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { canonicalTimeZone } from '@/server/domain/availability/time-zones';
 import type { OperationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
+import type { PageInput } from '@/server/lib/schemas';
 import { newId } from '@/server/lib/ids';
 import { newCalendarToken } from './calendar-token';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas';
@@ -29,10 +31,12 @@ export async function createResource(ctx: OperationContext, input: CreateResourc
   return serializeResource(row);
 }
 
-/** Every resource of the tenant (a tenant has tens, not thousands), oldest first. */
-export async function listResources(ctx: OperationContext) {
-  const rows = await ctx.db.resource.findMany({ orderBy: { id: 'asc' }, take: 500 });
-  return { data: rows.map(serializeResource) };
+export function listResources(ctx: OperationContext, query: PageInput) {
+  return paginate(
+    query,
+    ({ after, take }) => ctx.db.resource.findMany({ where: { ...after }, orderBy: { id: 'desc' }, take }),
+    serializeResource,
+  );
 }
 
 export async function getResource(ctx: OperationContext, input: { id: string }) {

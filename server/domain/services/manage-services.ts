@@ -1,10 +1,12 @@
 // Services: what can be booked, for how long, on which resources, with which buffers, notice, window,
 // grid, price, payment mode and reminders. Admins write, agents read.
 import type { Prisma, Service } from '@/server/db/generated/client';
+import { paginate } from '@/server/db/pagination';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors, type FieldError } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import type { PageInput } from '@/server/lib/schemas';
 import type { CreateServiceInput, ReminderSpec, UpdateServiceInput } from './schemas';
 import { remindersOf, serializeService } from './serialize';
 
@@ -83,9 +85,12 @@ export async function createService(ctx: OperationContext, input: CreateServiceI
   return serializeService(row);
 }
 
-export async function listServices(ctx: OperationContext) {
-  const rows = await ctx.db.service.findMany({ orderBy: { id: 'asc' }, take: 500 });
-  return { data: rows.map(serializeService) };
+export function listServices(ctx: OperationContext, query: PageInput) {
+  return paginate(
+    query,
+    ({ after, take }) => ctx.db.service.findMany({ where: { ...after }, orderBy: { id: 'desc' }, take }),
+    serializeService,
+  );
 }
 
 export async function getService(ctx: OperationContext, input: { id: string }) {
