@@ -49,7 +49,13 @@ import {
   UpdateResourceInput,
   WeeklyHours,
 } from '@/server/domain/resources/schemas';
-import { CreateServiceInput, Money, Reminder, Service, UpdateServiceInput } from '@/server/domain/services/schemas';
+import {
+  CreateServiceInput,
+  Money,
+  Reminder,
+  Service,
+  UpdateServiceInput,
+} from '@/server/domain/services/schemas';
 import {
   CreateWebhookInput,
   Delivery,
@@ -98,7 +104,11 @@ component(
   'A person, room or piece of equipment that services are booked on, with its weekly hours in its own IANA zone',
 );
 component(CreateResourceInput, 'CreateResourceRequest');
-component(UpdateResourceInput, 'UpdateResourceRequest', 'Only the fields sent change; weekly_hours is replaced whole');
+component(
+  UpdateResourceInput,
+  'UpdateResourceRequest',
+  'Only the fields sent change; weekly_hours is replaced whole',
+);
 component(WeeklyHours, 'WeeklyHours');
 component(TimeRange, 'TimeRange', 'A working interval of one day, local times; end may be 24:00');
 component(TimeOff, 'TimeOff', 'A time the resource is away: it offers no slots and takes no bookings then');
@@ -112,7 +122,11 @@ component(
 component(CreateServiceInput, 'CreateServiceRequest');
 component(UpdateServiceInput, 'UpdateServiceRequest');
 component(Money, 'Money', 'An amount in integer minor units and its ISO 4217 currency');
-component(Reminder, 'BookingReminder', 'A WhatsApp template sent before_minutes before a confirmed booking starts');
+component(
+  Reminder,
+  'BookingReminder',
+  'A WhatsApp template sent before_minutes before a confirmed booking starts',
+);
 component(
   Channel,
   'Channel',

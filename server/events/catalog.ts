@@ -43,7 +43,8 @@ export const EVENT_TYPES = [
   { type: 'booking.completed', description: 'A booking was completed' },
   {
     type: 'booking.expired',
-    description: 'A hold ran out: the pending booking was not confirmed by hold_expires_at, and its slot is free again',
+    description:
+      'A hold ran out: the pending booking was not confirmed by hold_expires_at, and its slot is free again',
   },
   { type: 'booking.no_show', description: 'The customer did not come to a confirmed booking' },
   {

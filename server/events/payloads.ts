@@ -35,7 +35,10 @@ export const DeliveryExhaustedObject = z.object({
 export const BookingRescheduledPrevious = z.object({
   start_at: Timestamp,
   end_at: Timestamp,
-  resource_id: z.string().nullable().meta({ description: 'The resource it held (null for a free-form booking)' }),
+  resource_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'The resource it held (null for a free-form booking)' }),
 });
 
 interface PayloadSpec {

@@ -10,7 +10,12 @@ import { newId } from '@/server/lib/ids';
 
 export const TIMER_CHANNEL = 'switchboard_timers';
 
-export const TIMER_KINDS = ['booking.hold', 'booking.reminder', 'conversation.window', 'conversation.handoff'] as const;
+export const TIMER_KINDS = [
+  'booking.hold',
+  'booking.reminder',
+  'conversation.window',
+  'conversation.handoff',
+] as const;
 export type TimerKind = (typeof TIMER_KINDS)[number];
 
 export interface TimerPlan {
@@ -86,7 +91,8 @@ export interface DueTimer {
  * effect commits with this mark or not at all, which makes every timer fire once.
  */
 export async function markFired(tx: Sql, timer: Pick<DueTimer, 'id' | 'generation'>): Promise<boolean> {
-  const count = await tx.$executeRaw`update timers set fired_at = now(), locked_until = null, updated_at = now()
+  const count =
+    await tx.$executeRaw`update timers set fired_at = now(), locked_until = null, updated_at = now()
     where id = ${timer.id} and generation = ${timer.generation} and fired_at is null`;
   return count === 1;
 }

@@ -138,7 +138,8 @@ export const bookingRoutes = [
       'data.previous = {start_at, end_at, resource_id}; reminders follow the new time (none for the old one).',
     body: RescheduleBookingInput,
     responses: { 200: { description: 'The moved booking', schema: Booking } },
-    handler: async ({ ctx, params, body }) => json(200, await rescheduleBooking(ctx, { id: params.id, ...body })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await rescheduleBooking(ctx, { id: params.id, ...body })),
   }),
   tenantRoute({
     method: 'POST',

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { listOf } from '@/server/api/schemas/common';
 import { Booking } from '@/server/domain/bookings/schemas';
-import { getCalendarFeed, renderCalendarFeed, rotateCalendarFeed } from '@/server/domain/resources/calendar-feed';
+import {
+  getCalendarFeed,
+  renderCalendarFeed,
+  rotateCalendarFeed,
+} from '@/server/domain/resources/calendar-feed';
 import {
   createResource,
   createTimeOff,
@@ -76,7 +80,8 @@ export const resourceRoutes = [
       'slots and bookings follow the new hours.',
     body: UpdateResourceInput,
     responses: { 200: { description: 'The updated resource', schema: Resource } },
-    handler: async ({ ctx, params, body }) => json(200, await updateResource(ctx, { id: params.id, changes: body })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await updateResource(ctx, { id: params.id, changes: body })),
   }),
   tenantRoute({
     method: 'DELETE',
@@ -124,10 +129,12 @@ export const resourceRoutes = [
     tag,
     role: 'admin',
     summary: 'Add time off (the resource offers no slots then)',
-    description: 'Existing bookings in that time are kept; new ones are refused. end_at must be after start_at.',
+    description:
+      'Existing bookings in that time are kept; new ones are refused. end_at must be after start_at.',
     body: CreateTimeOffInput,
     responses: { 201: { description: 'Created', schema: TimeOff } },
-    handler: async ({ ctx, params, body }) => json(201, await createTimeOff(ctx, { resourceId: params.id, ...body })),
+    handler: async ({ ctx, params, body }) =>
+      json(201, await createTimeOff(ctx, { resourceId: params.id, ...body })),
   }),
   tenantRoute({
     method: 'GET',
@@ -143,7 +150,8 @@ export const resourceRoutes = [
         schema: z.object({ data: z.array(TimeOff) }).meta({ id: 'TimeOffList' }),
       },
     },
-    handler: async ({ ctx, params, query }) => json(200, await listTimeOff(ctx, { resourceId: params.id, ...query })),
+    handler: async ({ ctx, params, query }) =>
+      json(200, await listTimeOff(ctx, { resourceId: params.id, ...query })),
   }),
   tenantRoute({
     method: 'DELETE',

@@ -60,7 +60,8 @@ export const serviceRoutes = [
       'creation hold for the result. Existing bookings keep their times and blocked intervals.',
     body: UpdateServiceInput,
     responses: { 200: { description: 'The updated service', schema: Service } },
-    handler: async ({ ctx, params, body }) => json(200, await updateService(ctx, { id: params.id, changes: body })),
+    handler: async ({ ctx, params, body }) =>
+      json(200, await updateService(ctx, { id: params.id, changes: body })),
   }),
   tenantRoute({
     method: 'DELETE',

@@ -30,7 +30,14 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['api_key', 'webhook_endpoint', 'channel', 'user', 'invitation', 'resource'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'api_key',
+  'webhook_endpoint',
+  'channel',
+  'user',
+  'invitation',
+  'resource',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditEntry {

@@ -1,8 +1,9 @@
 // GET /slots: the free starts of a service over local dates of a time zone, from data read in two
 // queries (the service with its resources; every block of those resources in the range) and the pure
 // engine (engine.ts).
-import type { OperationContext } from '@/server/domain/context';
+
 import { engineResource } from '@/server/domain/bookings/placement';
+import type { OperationContext } from '@/server/domain/context';
 import { engineService } from '@/server/domain/services/serialize';
 import { Errors } from '@/server/lib/errors';
 import { findSlots, groupByDay, type Interval } from './engine';
@@ -24,7 +25,8 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
   if (!zone) throw Errors.validation([{ path: 'time_zone', message: 'Unknown IANA time zone' }]);
   const span = daysBetween(query.start, query.end);
   if (span < 0) throw Errors.validation([{ path: 'end', message: 'Must not be before start' }]);
-  if (span + 1 > MAX_SLOT_DAYS) throw Errors.validation([{ path: 'end', message: `At most ${MAX_SLOT_DAYS} days` }]);
+  if (span + 1 > MAX_SLOT_DAYS)
+    throw Errors.validation([{ path: 'end', message: `At most ${MAX_SLOT_DAYS} days` }]);
   const { db, tenantId } = ctx;
   const service = await db.service.findUnique({ where: { id: query.service_id } });
   if (!service) throw Errors.notFound('Service');
@@ -55,7 +57,8 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
         where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
           and start_at < ${windowUntil}::timestamptz and end_at > ${windowFrom}::timestamptz`;
   const byResource = new Map<string, Interval[]>(resources.map((r) => [r.id, []]));
-  for (const b of blocks) byResource.get(b.resource_id)?.push({ from: b.from_at.getTime(), until: b.until_at.getTime() });
+  for (const b of blocks)
+    byResource.get(b.resource_id)?.push({ from: b.from_at.getTime(), until: b.until_at.getTime() });
   const order = new Map(ids.map((id, i) => [id, i]));
   const slots = findSlots({
     service: engineService(service),

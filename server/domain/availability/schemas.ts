@@ -6,13 +6,21 @@ const date = z.iso.date().meta({ description: 'A local date YYYY-MM-DD in time_z
 export const SlotQuery = z.object({
   service_id: z.string().min(1).max(64),
   start: date.meta({ description: 'First local date (inclusive)', example: '2027-03-01' }),
-  end: date.meta({ description: 'Last local date (inclusive); at most 31 days from start', example: '2027-03-07' }),
+  end: date.meta({
+    description: 'Last local date (inclusive); at most 31 days from start',
+    example: '2027-03-07',
+  }),
   time_zone: z
     .string()
     .max(64)
     .default('UTC')
     .meta({ description: 'IANA zone the dates are read in (default UTC)', example: 'Europe/Madrid' }),
-  resource_id: z.string().min(1).max(64).optional().meta({ description: 'Only this resource of the service' }),
+  resource_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: 'Only this resource of the service' }),
 });
 
 export const FreeSlot = z.object({

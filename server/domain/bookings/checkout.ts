@@ -10,7 +10,8 @@ import type { OperationContext } from '@/server/domain/context';
 /** What a booking of `service` must pay up front: the deposit or the full price; null when nothing. */
 export function amountDue(service: Service): { amount: number; currency: string } | null {
   if (service.payment === 'none' || service.priceAmount === null || !service.priceCurrency) return null;
-  const amount = service.payment === 'deposit' ? (service.depositAmount ?? service.priceAmount) : service.priceAmount;
+  const amount =
+    service.payment === 'deposit' ? (service.depositAmount ?? service.priceAmount) : service.priceAmount;
   return { amount, currency: service.priceCurrency };
 }
 

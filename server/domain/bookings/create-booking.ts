@@ -1,6 +1,6 @@
+import { settings } from '@/server/config/settings';
 import type { Booking, Prisma, Service } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
-import { settings } from '@/server/config/settings';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
@@ -33,7 +33,9 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
   const now = Date.now();
   const hold = input.hold_expires_at ? new Date(input.hold_expires_at) : null;
   if (hold && (hold.getTime() <= now || hold.getTime() > now + MAX_HOLD_MS)) {
-    throw Errors.validation([{ path: 'hold_expires_at', message: 'Must be in the future and at most 24 h ahead' }]);
+    throw Errors.validation([
+      { path: 'hold_expires_at', message: 'Must be in the future and at most 24 h ahead' },
+    ]);
   }
   if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
   const { db, tenantId } = ctx;

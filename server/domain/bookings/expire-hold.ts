@@ -11,7 +11,8 @@ export async function expireHeldBooking(timer: DueTimer): Promise<'expired' | 'n
       where: { id: timer.subjectId },
       select: { status: true, holdExpiresAt: true },
     });
-    if (current?.status !== 'pending' || !current.holdExpiresAt || current.holdExpiresAt > new Date()) return 'nothing';
+    if (current?.status !== 'pending' || !current.holdExpiresAt || current.holdExpiresAt > new Date())
+      return 'nothing';
     await transitionIn(tx, timer.tenantId, {
       id: timer.subjectId,
       to: 'expired',

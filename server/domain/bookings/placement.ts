@@ -5,7 +5,12 @@
 // whatever they read: the loser's insert fails with SQLSTATE 23P01 and the next resource is tried.
 import type { Resource, Service } from '@/server/db/generated/client';
 import type { TenantDb } from '@/server/db/tenant-scope';
-import { type EngineResource, type Interval, type NotFree, whyNotFree } from '@/server/domain/availability/engine';
+import {
+  type EngineResource,
+  type Interval,
+  type NotFree,
+  whyNotFree,
+} from '@/server/domain/availability/engine';
 import { localDateOf } from '@/server/domain/availability/time-zones';
 import { weeklyHoursOf } from '@/server/domain/resources/serialize';
 import { engineService } from '@/server/domain/services/serialize';
@@ -30,7 +35,8 @@ export function engineResource(r: Resource): EngineResource {
 export async function activeService(db: Pick<TenantDb, 'service'>, serviceId: string): Promise<Service> {
   const service = await db.service.findUnique({ where: { id: serviceId } });
   if (!service) throw Errors.validation([{ path: 'service_id', message: 'No such service' }]);
-  if (!service.isActive) throw Errors.validation([{ path: 'service_id', message: 'The service is not active' }]);
+  if (!service.isActive)
+    throw Errors.validation([{ path: 'service_id', message: 'The service is not active' }]);
   return service;
 }
 
@@ -55,7 +61,9 @@ export async function loadCandidates(
   // Around the booking: its buffers, another booking's (≤ 32 h long), and the local day for the count.
   const from = new Date(start - 2 * DAY);
   const until = new Date(end + 2 * DAY);
-  const rows = await db.$queryRaw<{ resource_id: string; kind: string; from_at: Date; until_at: Date; start_at: Date }[]>`
+  const rows = await db.$queryRaw<
+    { resource_id: string; kind: string; from_at: Date; until_at: Date; start_at: Date }[]
+  >`
     select resource_id, 'booking' as kind, blocked_from as from_at, blocked_until as until_at, start_at
     from bookings
     where tenant_id = ${service.tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
@@ -92,7 +100,13 @@ export function freeInOrder(
 ): { free: Candidate[]; reasons: NotFree[] } {
   const reasons: NotFree[] = [];
   const free = candidates.filter((c) => {
-    const why = whyNotFree({ resource: c.engine, blocks: c.blocks, service: engineService(service), start, now });
+    const why = whyNotFree({
+      resource: c.engine,
+      blocks: c.blocks,
+      service: engineService(service),
+      start,
+      now,
+    });
     if (why) reasons.push(why);
     return why === null;
   });
@@ -100,7 +114,10 @@ export function freeInOrder(
 }
 
 /** The blocked interval of a booking of `service` at `start`. */
-export function blockedInterval(service: Service, start: number): { startAt: Date; endAt: Date; blockedFrom: Date; blockedUntil: Date } {
+export function blockedInterval(
+  service: Service,
+  start: number,
+): { startAt: Date; endAt: Date; blockedFrom: Date; blockedUntil: Date } {
   const end = start + service.durationMinutes * MINUTE;
   return {
     startAt: new Date(start),
@@ -138,6 +155,7 @@ const WHY: Record<NotFree, string> = {
 /** 409 slot_unavailable, saying why when every candidate failed for one reason. */
 export function refusalFor(reasons: NotFree[]): AppError {
   const [first] = reasons;
-  if (first && reasons.every((r) => r === first)) return slotUnavailable(`No resource of the service is free then: ${WHY[first]}`);
+  if (first && reasons.every((r) => r === first))
+    return slotUnavailable(`No resource of the service is free then: ${WHY[first]}`);
   return slotUnavailable();
 }

@@ -36,7 +36,8 @@ export async function rescheduleBooking(
   }
   const start = Date.parse(input.start_at);
   if (!current.serviceId) {
-    if (input.resource_id) throw Errors.validation([{ path: 'resource_id', message: 'Only for a booking of a service' }]);
+    if (input.resource_id)
+      throw Errors.validation([{ path: 'resource_id', message: 'Only for a booking of a service' }]);
     const duration = current.endAt.getTime() - current.startAt.getTime();
     return move(ctx, current, { startAt: new Date(start), endAt: new Date(start + duration) });
   }
@@ -63,7 +64,10 @@ export async function rescheduleBooking(
   if (ordered.length === 0) throw refusalFor(reasons);
   for (const candidate of ordered) {
     try {
-      return await move(ctx, current, { ...blockedInterval(service, start), resourceId: candidate.resource.id });
+      return await move(ctx, current, {
+        ...blockedInterval(service, start),
+        resourceId: candidate.resource.id,
+      });
     } catch (error) {
       if (isOverlapRefusal(error)) continue;
       throw error;
@@ -89,7 +93,11 @@ async function move(
       },
       data: to,
     });
-    if (!row) throw new AppError('concurrent_update', 'The booking changed while it was being moved; retry the request');
+    if (!row)
+      throw new AppError(
+        'concurrent_update',
+        'The booking changed while it was being moved; retry the request',
+      );
     const object = serializeBooking(row);
     const changed =
       row.startAt.getTime() !== current.startAt.getTime() ||

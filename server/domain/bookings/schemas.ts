@@ -26,7 +26,10 @@ export const Booking = z.object({
   metadata: z.record(z.string(), z.unknown()).nullable(),
   cancellation_reason: z.string().nullable(),
   service_id: z.string().nullable().meta({ description: 'The service booked (null: a free-form booking)' }),
-  resource_id: z.string().nullable().meta({ description: 'The resource it holds (null: a free-form booking)' }),
+  resource_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'The resource it holds (null: a free-form booking)' }),
   hold_expires_at: Timestamp.nullable().meta({
     description: 'A pending booking not confirmed by then becomes expired and frees its slot',
   }),
@@ -80,12 +83,17 @@ export const CreateBookingInput = z
   .object({
     customer: Customer,
     service_id: z.string().min(1).max(64).optional().meta({
-      description: 'Book a service: end_at follows from its duration (sending end_at is a 422), the slot is checked',
+      description:
+        'Book a service: end_at follows from its duration (sending end_at is a 422), the slot is checked',
     }),
     resource_id: z.string().min(1).max(64).optional().meta({
-      description: 'With service_id: this resource of the service (else the free one with the fewest bookings that day)',
+      description:
+        'With service_id: this resource of the service (else the free one with the fewest bookings that day)',
     }),
-    service: text(200).optional().nullable().meta({ description: 'Free-form bookings: a label for what is booked' }),
+    service: text(200)
+      .optional()
+      .nullable()
+      .meta({ description: 'Free-form bookings: a label for what is booked' }),
     start_at: when,
     end_at: when.optional().meta({ description: 'Required without service_id; never with it' }),
     notes: z.string().max(5000).optional().nullable(),
@@ -94,20 +102,33 @@ export const CreateBookingInput = z
   })
   .superRefine((b, ctx) => {
     if (b.service_id && b.end_at !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['end_at'], message: 'Follows from the service duration: do not send it' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['end_at'],
+        message: 'Follows from the service duration: do not send it',
+      });
     if (!b.service_id && b.end_at === undefined)
-      ctx.addIssue({ code: 'custom', path: ['end_at'], message: 'Required for a booking without service_id' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['end_at'],
+        message: 'Required for a booking without service_id',
+      });
     if (!b.service_id && b.resource_id !== undefined)
       ctx.addIssue({ code: 'custom', path: ['resource_id'], message: 'Only with service_id' });
     if (b.service_id && b.service != null)
-      ctx.addIssue({ code: 'custom', path: ['service'], message: 'Not with service_id (the service names it)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['service'],
+        message: 'Not with service_id (the service names it)',
+      });
   })
   .refine(endsAfterStart, { path: ['end_at'], message: 'Must be after start_at' });
 
 export const RescheduleBookingInput = z.object({
   start_at: when,
   resource_id: z.string().min(1).max(64).optional().meta({
-    description: 'Move to this resource of the service (else it keeps its own when free, or is placed like a new booking)',
+    description:
+      'Move to this resource of the service (else it keeps its own when free, or is placed like a new booking)',
   }),
 });
 

@@ -49,7 +49,11 @@ export function transitionBooking(ctx: OperationContext, input: TransitionInput)
   return ctx.db.$transaction((tx) => transitionIn(tx, ctx.tenantId, input));
 }
 
-export async function transitionIn(tx: TenantTx, tenantId: string, input: TransitionInput): Promise<BookingResource> {
+export async function transitionIn(
+  tx: TenantTx,
+  tenantId: string,
+  input: TransitionInput,
+): Promise<BookingResource> {
   const [row] = await tx.booking.updateManyAndReturn({
     where: { id: input.id, status: { in: BOOKING_TRANSITIONS[input.to] }, ...(input.when ?? {}) },
     data: {

@@ -3,9 +3,9 @@ import type { UpdateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { AppError, Errors } from '@/server/lib/errors';
-import { serializeBooking } from './serialize';
 import { syncBookingTimers } from './booking-timers';
 import { rescheduleBooking } from './reschedule-booking';
+import { serializeBooking } from './serialize';
 import { FINAL_BOOKING_STATES } from './transition';
 
 const ATTEMPTS = 3;
@@ -22,10 +22,15 @@ export async function updateBooking(
   const { db, tenantId } = ctx;
   let { changes } = input;
   // A booking of a service moves by the reschedule rule (checked, placed, atomic); its end follows.
-  const target = await db.booking.findUnique({ where: { id: input.id }, select: { serviceId: true, startAt: true, status: true } });
+  const target = await db.booking.findUnique({
+    where: { id: input.id },
+    select: { serviceId: true, startAt: true, status: true },
+  });
   if (target?.serviceId && !FINAL_BOOKING_STATES.includes(target.status)) {
     if (changes.end_at !== undefined) {
-      throw Errors.validation([{ path: 'end_at', message: 'Follows from the service duration: change start_at' }]);
+      throw Errors.validation([
+        { path: 'end_at', message: 'Follows from the service duration: change start_at' },
+      ]);
     }
     if (changes.start_at !== undefined) {
       if (Date.parse(changes.start_at) !== target.startAt.getTime()) {

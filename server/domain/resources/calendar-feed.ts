@@ -5,8 +5,8 @@
 import ical, { ICalEventStatus } from 'ical-generator';
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
-import type { OperationContext } from '@/server/domain/context';
 import { recordAudit } from '@/server/domain/audit/record-audit';
+import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { constantTimeEqual } from '@/server/security/hashing';
 import { calendarFeedUrl, hashCalendarToken, newCalendarToken, openCalendarToken } from './calendar-token';
@@ -25,7 +25,11 @@ export async function renderCalendarFeed(input: { resourceId: string; token: str
   const until = new Date(now + 365 * DAY);
   const [bookings, timeOff, services] = await Promise.all([
     scoped.booking.findMany({
-      where: { resourceId: resource.id, status: { in: ['pending', 'confirmed'] }, startAt: { gte: from, lt: until } },
+      where: {
+        resourceId: resource.id,
+        status: { in: ['pending', 'confirmed'] },
+        startAt: { gte: from, lt: until },
+      },
       orderBy: { startAt: 'asc' },
       take: 5000,
     }),
@@ -36,7 +40,11 @@ export async function renderCalendarFeed(input: { resourceId: string; token: str
     scoped.service.findMany({ select: { id: true, name: true }, take: 1000 }),
   ]);
   const serviceName = new Map(services.map((s) => [s.id, s.name]));
-  const calendar = ical({ name: resource.name, prodId: { company: 'Switchboard', product: 'bookings' }, ttl: 900 });
+  const calendar = ical({
+    name: resource.name,
+    prodId: { company: 'Switchboard', product: 'bookings' },
+    ttl: 900,
+  });
   for (const b of bookings) {
     const what = (b.serviceId && serviceName.get(b.serviceId)) || b.service || 'Booking';
     calendar.createEvent({
@@ -65,7 +73,8 @@ export async function renderCalendarFeed(input: { resourceId: string; token: str
 export async function getCalendarFeed(ctx: OperationContext, input: { id: string }) {
   const row = await ctx.db.resource.findUnique({ where: { id: input.id } });
   if (!row) throw Errors.notFound('Resource');
-  if (row.calendarTokenEnc) return { calendar_url: calendarFeedUrl(row.id, openCalendarToken(row.calendarTokenEnc)) };
+  if (row.calendarTokenEnc)
+    return { calendar_url: calendarFeedUrl(row.id, openCalendarToken(row.calendarTokenEnc)) };
   return rotateCalendarFeed(ctx, input);
 }
 

@@ -3,9 +3,9 @@
 // as a SHA-256 (to find the resource when a feed request comes in) and sealed with the secret box (to
 // show the URL again); never in the clear. Rotating replaces both at once.
 import { settings } from '@/server/config/settings';
-import { decryptSecret, encryptSecret } from '@/server/security/secret-box';
 import { sha256Hex } from '@/server/security/hashing';
 import { randomBase62 } from '@/server/security/random';
+import { decryptSecret, encryptSecret } from '@/server/security/secret-box';
 
 export function newCalendarToken(): { token: string; hash: string; sealed: string } {
   const token = `cal_${randomBase62(40)}`;
@@ -20,8 +20,12 @@ export function openCalendarToken(sealed: string): string {
 
 /** The feed's public URL (AUTH_URL is the service's public base URL; the launcher's default otherwise). */
 export function calendarFeedUrl(resourceId: string, token: string): string {
-  const base = settings().AUTH_URL ?? process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
-  const url = new URL(`api/v1/resources/${encodeURIComponent(resourceId)}/calendar.ics`, base.endsWith('/') ? base : `${base}/`);
+  const base =
+    settings().AUTH_URL ?? process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
+  const url = new URL(
+    `api/v1/resources/${encodeURIComponent(resourceId)}/calendar.ics`,
+    base.endsWith('/') ? base : `${base}/`,
+  );
   url.searchParams.set('token', token);
   return url.toString();
 }

@@ -6,8 +6,8 @@ import type { TenantTx } from '@/server/db/tenant-scope';
 import { canonicalTimeZone } from '@/server/domain/availability/time-zones';
 import type { OperationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
-import type { PageInput } from '@/server/lib/schemas';
 import { newId } from '@/server/lib/ids';
+import type { PageInput } from '@/server/lib/schemas';
 import { newCalendarToken } from './calendar-token';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas';
 import { serializeResource, serializeTimeOff } from './serialize';
@@ -45,15 +45,22 @@ export async function getResource(ctx: OperationContext, input: { id: string }) 
   return serializeResource(row);
 }
 
-export async function updateResource(ctx: OperationContext, input: { id: string; changes: UpdateResourceInput }) {
+export async function updateResource(
+  ctx: OperationContext,
+  input: { id: string; changes: UpdateResourceInput },
+) {
   const { changes } = input;
   const [row] = await ctx.db.resource.updateManyAndReturn({
     where: { id: input.id },
     data: {
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.kind !== undefined ? { kind: changes.kind } : {}),
-      ...(changes.time_zone !== undefined ? { timeZone: canonicalTimeZone(changes.time_zone) as string } : {}),
-      ...(changes.weekly_hours !== undefined ? { weeklyHours: changes.weekly_hours as Prisma.InputJsonValue } : {}),
+      ...(changes.time_zone !== undefined
+        ? { timeZone: canonicalTimeZone(changes.time_zone) as string }
+        : {}),
+      ...(changes.weekly_hours !== undefined
+        ? { weeklyHours: changes.weekly_hours as Prisma.InputJsonValue }
+        : {}),
       ...(changes.is_active !== undefined ? { isActive: changes.is_active } : {}),
     },
   });
@@ -111,7 +118,10 @@ export async function createTimeOff(
   return serializeTimeOff(row);
 }
 
-export async function listTimeOff(ctx: OperationContext, input: { resourceId: string; from?: string; to?: string }) {
+export async function listTimeOff(
+  ctx: OperationContext,
+  input: { resourceId: string; from?: string; to?: string },
+) {
   await requireResource(ctx.db, input.resourceId);
   const rows = await ctx.db.timeOff.findMany({
     where: {
@@ -126,6 +136,8 @@ export async function listTimeOff(ctx: OperationContext, input: { resourceId: st
 }
 
 export async function deleteTimeOff(ctx: OperationContext, input: { resourceId: string; id: string }) {
-  const { count } = await ctx.db.timeOff.deleteMany({ where: { id: input.id, resourceId: input.resourceId } });
+  const { count } = await ctx.db.timeOff.deleteMany({
+    where: { id: input.id, resourceId: input.resourceId },
+  });
   if (count === 0) throw Errors.notFound('Time off');
 }

@@ -1,5 +1,5 @@
-import type { OperationContext } from '@/server/domain/context';
 import { serializeBooking } from '@/server/domain/bookings/serialize';
+import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { serializeResource, serializeTimeOff } from './serialize';
 
@@ -8,7 +8,10 @@ import { serializeResource, serializeTimeOff } from './serialize';
  * status, so a calendar can show holds, expired holds and no-shows), and its time off overlapping the
  * window. What a day or week calendar view needs in one call.
  */
-export async function getResourceSchedule(ctx: OperationContext, input: { id: string; from: string; to: string }) {
+export async function getResourceSchedule(
+  ctx: OperationContext,
+  input: { id: string; from: string; to: string },
+) {
   const { db } = ctx;
   const from = new Date(input.from);
   const to = new Date(input.to);

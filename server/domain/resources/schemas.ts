@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { canonicalTimeZone, WEEKDAYS } from '@/server/domain/availability/time-zones';
 import { weeklyHoursProblems } from '@/server/domain/availability/engine';
+import { canonicalTimeZone, WEEKDAYS } from '@/server/domain/availability/time-zones';
 import { Timestamp } from '@/server/lib/schemas';
 
 export const ResourceKind = z.enum(['staff', 'room', 'equipment']);
@@ -19,15 +19,24 @@ export const TimeRange = z.object({
 });
 
 export const WeeklyHours = z
-  .object(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(TimeRange).max(12).default([])])) as Record<
-    (typeof WEEKDAYS)[number],
-    z.ZodDefault<z.ZodArray<typeof TimeRange>>
-  >)
+  .object(
+    Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(TimeRange).max(12).default([])])) as Record<
+      (typeof WEEKDAYS)[number],
+      z.ZodDefault<z.ZodArray<typeof TimeRange>>
+    >,
+  )
   .meta({
     description:
       'Working hours per weekday, local times in the resource’s time_zone; a day left out or [] is not worked. ' +
       'Intervals of one day must not overlap (they may touch).',
-    example: { mon: [{ start: '09:00', end: '13:00' }, { start: '14:00', end: '18:00' }], sat: [], sun: [] },
+    example: {
+      mon: [
+        { start: '09:00', end: '13:00' },
+        { start: '14:00', end: '18:00' },
+      ],
+      sat: [],
+      sun: [],
+    },
   });
 
 const TimeZone = z
@@ -54,7 +63,11 @@ const checkZone = (value: { time_zone?: string }, ctx: z.RefinementCtx) => {
 const checkHours = (value: { weekly_hours?: z.output<typeof WeeklyHours> }, ctx: z.RefinementCtx) => {
   if (!value.weekly_hours) return;
   for (const problem of weeklyHoursProblems(value.weekly_hours)) {
-    ctx.addIssue({ code: 'custom', path: problem.path.split(/[.[\]]+/).filter(Boolean), message: problem.message });
+    ctx.addIssue({
+      code: 'custom',
+      path: problem.path.split(/[.[\]]+/).filter(Boolean),
+      message: problem.message,
+    });
   }
 };
 
@@ -99,7 +112,10 @@ export const CreateTimeOffInput = z
     end_at: when,
     reason: z.string().trim().min(1).max(500).optional().nullable(),
   })
-  .refine((b) => Date.parse(b.end_at) > Date.parse(b.start_at), { path: ['end_at'], message: 'Must be after start_at' });
+  .refine((b) => Date.parse(b.end_at) > Date.parse(b.start_at), {
+    path: ['end_at'],
+    message: 'Must be after start_at',
+  });
 
 export const TimeOffListQuery = z.object({
   from: when.optional().meta({ description: 'Time off ending after this time' }),
@@ -122,7 +138,8 @@ export const CalendarFeed = z.object({
     description:
       'The private iCalendar feed of this resource (subscribe to it in Google Calendar or Apple Calendar). ' +
       'Anyone with the URL can read the resource’s bookings: rotate it if it leaked.',
-    example: 'https://switchboard.example/api/v1/resources/res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q/calendar.ics?token=…',
+    example:
+      'https://switchboard.example/api/v1/resources/res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q/calendar.ics?token=…',
   }),
 });
 

@@ -32,7 +32,8 @@ async function check(tx: Pick<TenantTx, 'resource' | 'channel'>, s: Merged): Pro
   if (s.payment !== 'none' && s.priceAmount === null)
     problems.push({ path: 'price', message: `Payment ${s.payment} needs a price` });
   if (s.payment === 'deposit') {
-    if (s.depositAmount === null) problems.push({ path: 'deposit_amount', message: 'Required with payment deposit' });
+    if (s.depositAmount === null)
+      problems.push({ path: 'deposit_amount', message: 'Required with payment deposit' });
     else if (s.priceAmount !== null && s.depositAmount > s.priceAmount)
       problems.push({ path: 'deposit_amount', message: 'At most the price' });
   } else if (s.depositAmount !== null) {
@@ -99,7 +100,10 @@ export async function getService(ctx: OperationContext, input: { id: string }) {
   return serializeService(row);
 }
 
-export async function updateService(ctx: OperationContext, input: { id: string; changes: UpdateServiceInput }) {
+export async function updateService(
+  ctx: OperationContext,
+  input: { id: string; changes: UpdateServiceInput },
+) {
   const { changes } = input;
   return ctx.db.$transaction(async (tx) => {
     const current = await tx.service.findUnique({ where: { id: input.id } });
@@ -123,11 +127,19 @@ export async function updateService(ctx: OperationContext, input: { id: string; 
       data: {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.duration_minutes !== undefined ? { durationMinutes: changes.duration_minutes } : {}),
-        ...(changes.buffer_before_minutes !== undefined ? { bufferBeforeMinutes: changes.buffer_before_minutes } : {}),
-        ...(changes.buffer_after_minutes !== undefined ? { bufferAfterMinutes: changes.buffer_after_minutes } : {}),
+        ...(changes.buffer_before_minutes !== undefined
+          ? { bufferBeforeMinutes: changes.buffer_before_minutes }
+          : {}),
+        ...(changes.buffer_after_minutes !== undefined
+          ? { bufferAfterMinutes: changes.buffer_after_minutes }
+          : {}),
         ...(changes.min_notice_minutes !== undefined ? { minNoticeMinutes: changes.min_notice_minutes } : {}),
-        ...(changes.booking_window_days !== undefined ? { bookingWindowDays: changes.booking_window_days } : {}),
-        ...(changes.slot_interval_minutes !== undefined ? { slotIntervalMinutes: changes.slot_interval_minutes } : {}),
+        ...(changes.booking_window_days !== undefined
+          ? { bookingWindowDays: changes.booking_window_days }
+          : {}),
+        ...(changes.slot_interval_minutes !== undefined
+          ? { slotIntervalMinutes: changes.slot_interval_minutes }
+          : {}),
         ...(changes.is_active !== undefined ? { isActive: changes.is_active } : {}),
         resourceIds: merged.resourceIds,
         priceAmount: merged.priceAmount,

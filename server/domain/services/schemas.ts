@@ -22,7 +22,10 @@ export const Money = z.object({
 });
 
 export const Reminder = z.object({
-  before_minutes: minutes(1, 43_200).meta({ description: 'How long before start_at (1 minute … 30 days)', example: 1440 }),
+  before_minutes: minutes(1, 43_200).meta({
+    description: 'How long before start_at (1 minute … 30 days)',
+    example: 1440,
+  }),
   channel_id: z.string().min(1).max(64).meta({ description: 'A WhatsApp channel of this tenant' }),
   template: z.object({
     name: z
@@ -47,7 +50,10 @@ export const Service = z.object({
   buffer_after_minutes: z.number().int(),
   min_notice_minutes: z.number().int(),
   booking_window_days: z.number().int(),
-  slot_interval_minutes: z.number().int().meta({ description: 'The slot grid step (the duration unless set)' }),
+  slot_interval_minutes: z
+    .number()
+    .int()
+    .meta({ description: 'The slot grid step (the duration unless set)' }),
   price: z.object({ amount: z.number().int(), currency: z.string() }).nullable(),
   payment: PaymentMode,
   deposit_amount: z.number().int().nullable(),
@@ -68,11 +74,17 @@ const fields = {
   buffer_before_minutes: minutes(0, 240).meta({ description: '0 … 240, default 0' }),
   buffer_after_minutes: minutes(0, 240).meta({ description: '0 … 240, default 0' }),
   min_notice_minutes: minutes(0, 525_600).meta({ description: 'How soon a booking may start, default 0' }),
-  booking_window_days: z.number().int().min(1).max(730).meta({ description: 'How far ahead (1 … 730 days, default 90)' }),
+  booking_window_days: z
+    .number()
+    .int()
+    .min(1)
+    .max(730)
+    .meta({ description: 'How far ahead (1 … 730 days, default 90)' }),
   slot_interval_minutes: minutes(5, 1440).meta({ description: 'The slot grid step, default: the duration' }),
   price: Money.nullable(),
   payment: PaymentMode.meta({
-    description: 'none (default), deposit or full: anything but none needs a price, and the booking is held until paid',
+    description:
+      'none (default), deposit or full: anything but none needs a price, and the booking is held until paid',
   }),
   deposit_amount: z
     .number()

@@ -12,7 +12,8 @@ export function serializeService(s: Service) {
     min_notice_minutes: s.minNoticeMinutes,
     booking_window_days: s.bookingWindowDays,
     slot_interval_minutes: s.slotIntervalMinutes ?? s.durationMinutes,
-    price: s.priceAmount !== null && s.priceCurrency ? { amount: s.priceAmount, currency: s.priceCurrency } : null,
+    price:
+      s.priceAmount !== null && s.priceCurrency ? { amount: s.priceAmount, currency: s.priceCurrency } : null,
     payment: s.payment,
     deposit_amount: s.depositAmount,
     reminders: remindersOf(s),
