@@ -2,11 +2,11 @@
 // exclusion constraint is what stops them. The last test drops the constraint in this file's own
 // database (each integration file gets a clone of its own) and shows the same race double-booking.
 import { describe, expect, it } from 'vitest';
-import { forTenant } from '@/server/db/tenant-scope';
 import { pgPool } from '@/server/db/pool';
-import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { forTenant } from '@/server/db/tenant-scope';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { CreateBookingInput } from '@/server/domain/bookings/schemas';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { dayFromNow, givenResource, givenService, serviceBooking, utc } from './booking-fixtures';
 import { eventsOf, expectProblemCode } from './domain-fixtures';
 import { apiSuite } from './harness';
@@ -21,12 +21,15 @@ describe('atomic in the database: of many concurrent requests for one slot, exac
     const day = dayFromNow(5);
     const answers = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
-        a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, '10:00'), { customer: { name: `C${i}` } }) }),
+        a.agent('POST', '/bookings', {
+          body: serviceBooking(s.id, utc(day, '10:00'), { customer: { name: `C${i}` } }),
+        }),
       ),
     );
     const statuses = answers.map((x) => x.status).sort();
     expect(statuses.filter((x) => x === 201)).toHaveLength(1);
-    for (const lost of answers.filter((x) => x.status !== 201)) expectProblemCode(lost, 409, 'slot_unavailable');
+    for (const lost of answers.filter((x) => x.status !== 201))
+      expectProblemCode(lost, 409, 'slot_unavailable');
     const rows = await forTenant(a.tenantId).booking.findMany({ where: { resourceId: r.id } });
     expect(rows).toHaveLength(1);
     expect(await eventsOf(a.tenantId, { type: 'booking.created' })).toHaveLength(1);
@@ -37,7 +40,9 @@ describe('atomic in the database: of many concurrent requests for one slot, exac
     const s = await givenService(a.admin, [r.id]);
     const day = dayFromNow(6);
     const answers = await Promise.all(
-      ['10:00', '10:15', '10:30', '10:45', '10:00', '10:30'].map((t) => a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, t)) })),
+      ['10:00', '10:15', '10:30', '10:45', '10:00', '10:30'].map((t) =>
+        a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, t)) }),
+      ),
     );
     expect(answers.filter((x) => x.status === 201)).toHaveLength(1);
   });
@@ -48,7 +53,9 @@ describe('atomic in the database: of many concurrent requests for one slot, exac
     const s = await givenService(a.admin, [r1.id, r2.id]);
     const day = dayFromNow(7);
     const answers = await Promise.all(
-      Array.from({ length: PARALLEL }, () => a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, '11:00')) })),
+      Array.from({ length: PARALLEL }, () =>
+        a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, '11:00')) }),
+      ),
     );
     const won = answers.filter((x) => x.status === 201);
     expect(won).toHaveLength(2);
@@ -60,13 +67,20 @@ describe('atomic in the database: of many concurrent requests for one slot, exac
     const s = await givenService(a.admin, [r.id]);
     const day = dayFromNow(8);
     const mine = await Promise.all(
-      ['09:00', '11:00', '13:00', '15:00'].map((t) => a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, t)) })),
+      ['09:00', '11:00', '13:00', '15:00'].map((t) =>
+        a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, t)) }),
+      ),
     );
     const answers = await Promise.all(
-      mine.map((b) => a.agent('POST', `/bookings/${b.body.id}/reschedule`, { body: { start_at: utc(day, '10:00') } })),
+      mine.map((b) =>
+        a.agent('POST', `/bookings/${b.body.id}/reschedule`, { body: { start_at: utc(day, '10:00') } }),
+      ),
     );
     expect(answers.filter((x) => x.status === 200)).toHaveLength(1);
-    const rows = await forTenant(a.tenantId).booking.findMany({ where: { resourceId: r.id }, orderBy: { startAt: 'asc' } });
+    const rows = await forTenant(a.tenantId).booking.findMany({
+      where: { resourceId: r.id },
+      orderBy: { startAt: 'asc' },
+    });
     const starts = rows.map((b) => b.startAt.toISOString().slice(11, 16));
     expect(starts.filter((t) => t === '10:00')).toHaveLength(1);
     expect(starts).toHaveLength(4);
