@@ -17,6 +17,7 @@ import { pgPool } from '@/server/db/pool';
 import type { AnyRoute } from '@/server/http/route';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { appRouter, createCaller } from '@/server/trpc/root';
+import { givenResource, givenService, serviceBooking } from './booking-fixtures';
 import {
   bookingBody,
   conversationBody,
@@ -57,6 +58,9 @@ const KINDS = [
   'apiKey',
   'member',
   'invitation',
+  'resource',
+  'service',
+  'timeOff',
 ] as const;
 type Kind = (typeof KINDS)[number];
 type Ids = Record<Kind, string> & { userId: string; agentId: string };
@@ -75,6 +79,8 @@ interface RestCase {
   };
   /** A public route: why it is outside the tenant matrix. */
   public?: string;
+  /** The query a GET without an id needs to answer 200 (its required filters, with the caller's own ids). */
+  query?: (own: Ids) => string;
 }
 
 let phone = 700_000_000 + Math.floor(Math.random() * 1e8);
@@ -92,7 +98,45 @@ const REST: Record<string, RestCase> = {
   rotateApiKey: { id: 'apiKey', body: () => ({}) },
 
   listBookings: {},
-  createBooking: { body: () => bookingBody() },
+  createBooking: {
+    body: () => bookingBody(),
+    foreignInput: { body: (f) => serviceBooking(f.service, '2030-01-07T10:00:00.000Z'), expect: 422 },
+  },
+  rescheduleBooking: { id: 'booking', body: () => ({ start_at: '2030-01-08T10:00:00.000Z' }) },
+  markBookingNoShow: { id: 'booking' },
+  listSlots: {
+    query: (own) => `?service_id=${own.service}&start=2030-01-07&end=2030-01-08`,
+    foreignInput: { query: (f) => `?service_id=${f.service}&start=2030-01-07&end=2030-01-08`, expect: 422 },
+  },
+  listResources: {},
+  createResource: { body: () => ({ name: 'matrix', time_zone: 'UTC', weekly_hours: {} }) },
+  getResource: { id: 'resource' },
+  updateResource: { id: 'resource', body: () => ({ name: 'matrix' }) },
+  deleteResource: { id: 'resource' },
+  getResourceSchedule: { id: 'resource' },
+  createTimeOff: {
+    id: 'resource',
+    body: () => ({ start_at: '2030-01-01T00:00:00Z', end_at: '2030-01-02T00:00:00Z' }),
+  },
+  listTimeOff: { id: 'resource' },
+  // {time_off_id} is filled with the caller's own time off; (b) also tries B's time off on A's resource.
+  deleteTimeOff: { id: 'resource' },
+  getResourceCalendarFeed: { id: 'resource' },
+  rotateResourceCalendarFeed: { id: 'resource' },
+  getResourceCalendar: {
+    public: 'the feed token in the URL is the credential (calendar apps send no headers)',
+  },
+  listServices: {},
+  createService: {
+    body: (own) => ({ name: 'matrix', duration_minutes: 30, resource_ids: [own.resource] }),
+    foreignInput: {
+      body: (f) => ({ name: 'matrix', duration_minutes: 30, resource_ids: [f.resource] }),
+      expect: 422,
+    },
+  },
+  getService: { id: 'service' },
+  updateService: { id: 'service', body: () => ({ name: 'matrix' }) },
+  deleteService: { id: 'service' },
   getBooking: { id: 'booking' },
   updateBooking: { id: 'booking', body: () => ({ notes: 'matrix' }) },
   confirmBooking: { id: 'booking' },
@@ -290,6 +334,12 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
   expect(test.status, test.text).toBe(202);
   const key = await t.admin('POST', '/api-keys', { body: { name: 'matrix target' } });
   expect(key.status, key.text).toBe(201);
+  const resource = await givenResource(t.admin);
+  const service = await givenService(t.admin, [resource.id]);
+  const timeOff = await t.admin('POST', `/resources/${resource.id}/time-off`, {
+    body: { start_at: '2031-01-01T00:00:00Z', end_at: '2031-01-02T00:00:00Z' },
+  });
+  expect(timeOff.status, timeOff.text).toBe(201);
   const invitation = await t.admin('POST', '/invitations', {
     body: { email: `invitee-${t.tenantId}@example.test`, role: 'agent' },
   });
@@ -306,6 +356,9 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
     apiKey: key.body.id,
     member: t.agentUserId,
     invitation: invitation.body.id,
+    resource: resource.id,
+    service: service.id,
+    timeOff: timeOff.body.id,
     userId: t.adminUserId,
     agentId: t.agentUserId,
   };
@@ -333,7 +386,14 @@ const STATE_SQL = `
     (select count(*) from invitations where tenant_id = $1)::int as invitations,
     (select count(revoked_at) from invitations where tenant_id = $1)::int as invitations_revoked,
     (select count(*) from password_resets where tenant_id = $1)::int as password_resets,
-    (select count(*) from audit_log where tenant_id = $1)::int as audit_entries`;
+    (select count(*) from audit_log where tenant_id = $1)::int as audit_entries,
+    (select count(*) from resources where tenant_id = $1)::int as resources,
+    (select max(updated_at) from resources where tenant_id = $1)::text as resources_at,
+    (select string_agg(coalesce(calendar_token_hash, ''), ',' order by id) from resources where tenant_id = $1) as feed_tokens,
+    (select count(*) from services where tenant_id = $1)::int as services,
+    (select max(updated_at) from services where tenant_id = $1)::text as services_at,
+    (select count(*) from time_off where tenant_id = $1)::int as time_off,
+    (select count(*) from timers where tenant_id = $1)::int as timers`;
 
 async function stateOf(tenantId: string) {
   return (await pgPool().query(STATE_SQL, [tenantId])).rows[0];
@@ -345,8 +405,16 @@ let foreignIdList: string[];
 let bAgent: Api;
 let cases = 0;
 
-function pathOf(route: AnyRoute, id: string | undefined, messageId = ownIds.message): string {
-  return route.path.replace('{id}', id ?? 'missing').replace('{message_id}', messageId);
+function pathOf(
+  route: AnyRoute,
+  id: string | undefined,
+  messageId = ownIds.message,
+  timeOffId = ownIds.timeOff,
+): string {
+  return route.path
+    .replace('{id}', id ?? 'missing')
+    .replace('{message_id}', messageId)
+    .replace('{time_off_id}', timeOffId);
 }
 
 function noForeignIds(text: string, where: string) {
@@ -384,12 +452,15 @@ describe('isolation matrix', () => {
       expect(Boolean(row.public), `${route.operationId}: public in the table iff public in the route`).toBe(
         route.auth === 'public',
       );
-      expect(Boolean(row.id), `${route.operationId}: an id kind iff the path has {id}`).toBe(
-        route.path.includes('{id}'),
-      );
+      // A public route is called without a tenant credential: no id of either tenant is filled in.
+      if (!row.public) {
+        expect(Boolean(row.id), `${route.operationId}: an id kind iff the path has {id}`).toBe(
+          route.path.includes('{id}'),
+        );
+      }
       expect(
-        route.path.replace('{id}', '').replace('{message_id}', ''),
-        `${route.operationId}: only {id} and {message_id} are filled`,
+        route.path.replace('{id}', '').replace('{message_id}', '').replace('{time_off_id}', ''),
+        `${route.operationId}: only {id}, {message_id} and {time_off_id} are filled`,
       ).not.toMatch(/\{/);
     }
     const names = Object.keys(procedures);
@@ -447,6 +518,13 @@ describe('isolation matrix', () => {
             noForeignIds(res.text, where);
           }
         }
+        if (route.path.includes('{time_off_id}')) {
+          const res = await api(route.method, pathOf(route, ownIds.resource, undefined, foreignIds.timeOff));
+          cases++;
+          const where = `${route.operationId} with B's time off on A's resource as ${who}`;
+          expect([res.status, res.body?.code], where).toEqual([404, 'not_found']);
+          noForeignIds(res.text, where);
+        }
         if (route.path.includes('{message_id}')) {
           const res = await api(route.method, pathOf(route, ownIds.conversation, foreignIds.message));
           cases++;
@@ -468,7 +546,7 @@ describe('isolation matrix', () => {
       }
       // A list route answers only A's resources.
       if (route.method === 'GET' && !row.id) {
-        const res = await a.admin('GET', route.path);
+        const res = await a.admin('GET', route.path + (row.query?.(ownIds) ?? ''));
         cases++;
         expect(res.status, `${route.operationId}: ${res.text.slice(0, 200)}`).toBe(200);
         noForeignIds(res.text, route.operationId);

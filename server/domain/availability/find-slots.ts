@@ -29,7 +29,7 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
     throw Errors.validation([{ path: 'end', message: `At most ${MAX_SLOT_DAYS} days` }]);
   const { db, tenantId } = ctx;
   const service = await db.service.findUnique({ where: { id: query.service_id } });
-  if (!service) throw Errors.notFound('Service');
+  if (!service) throw Errors.validation([{ path: 'service_id', message: 'No such service' }]);
   if (query.resource_id && !service.resourceIds.includes(query.resource_id)) {
     throw Errors.validation([{ path: 'resource_id', message: 'Not a resource of this service' }]);
   }

@@ -124,8 +124,16 @@ export const TimeOffListQuery = z.object({
 
 export const ScheduleQuery = z
   .object({
-    from: when.meta({ description: 'Start of the window (inclusive)' }),
-    to: when.meta({ description: 'End of the window (exclusive); at most 62 days after from' }),
+    from: when.optional().meta({ description: 'Start of the window (inclusive; default: now)' }),
+    to: when
+      .optional()
+      .meta({
+        description: 'End of the window (exclusive; default: 7 days after from); at most 62 days after from',
+      }),
+  })
+  .transform((q) => {
+    const from = q.from ?? new Date().toISOString();
+    return { from, to: q.to ?? new Date(Date.parse(from) + 7 * 86_400_000).toISOString() };
   })
   .refine((q) => Date.parse(q.to) > Date.parse(q.from), { path: ['to'], message: 'Must be after from' })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 62 * 86_400_000, {
