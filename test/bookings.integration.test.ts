@@ -138,7 +138,10 @@ describe('update and reschedule', () => {
       end_at: '2026-12-02T10:00:00.000Z',
     });
     const [event] = await eventsOf(a.tenantId, { type: 'booking.rescheduled', objectId: id });
-    expect(event.data).toEqual({ object: res.body, previous: { start_at: start, end_at: end, resource_id: null } });
+    expect(event.data).toEqual({
+      object: res.body,
+      previous: { start_at: start, end_at: end, resource_id: null },
+    });
   });
 
   it('moving only the end time is a reschedule too; other fields change without an event', async () => {

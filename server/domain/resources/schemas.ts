@@ -125,11 +125,9 @@ export const TimeOffListQuery = z.object({
 export const ScheduleQuery = z
   .object({
     from: when.optional().meta({ description: 'Start of the window (inclusive; default: now)' }),
-    to: when
-      .optional()
-      .meta({
-        description: 'End of the window (exclusive; default: 7 days after from); at most 62 days after from',
-      }),
+    to: when.optional().meta({
+      description: 'End of the window (exclusive; default: 7 days after from); at most 62 days after from',
+    }),
   })
   .transform((q) => {
     const from = q.from ?? new Date().toISOString();
