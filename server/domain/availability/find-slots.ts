@@ -47,18 +47,21 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
   const blocks =
     resources.length === 0
       ? []
-      : await db.$queryRaw<{ resource_id: string; from_at: Date; until_at: Date }[]>`
-        select resource_id, blocked_from as from_at, blocked_until as until_at from bookings
+      : await db.$queryRaw<{ resource_id: string; from_ms: number; until_ms: number }[]>`
+        select resource_id, (extract(epoch from blocked_from) * 1000)::float8 as from_ms,
+          (extract(epoch from blocked_until) * 1000)::float8 as until_ms
+        from bookings
         where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
           and status in ('pending', 'confirmed') and resource_id is not null
           and tstzrange(blocked_from, blocked_until, '[)') && tstzrange(${windowFrom}::timestamptz, ${windowUntil}::timestamptz, '[)')
         union all
-        select resource_id, start_at, end_at from time_off
+        select resource_id, (extract(epoch from start_at) * 1000)::float8, (extract(epoch from end_at) * 1000)::float8
+        from time_off
         where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
           and start_at < ${windowUntil}::timestamptz and end_at > ${windowFrom}::timestamptz`;
   const byResource = new Map<string, Interval[]>(resources.map((r) => [r.id, []]));
   for (const b of blocks)
-    byResource.get(b.resource_id)?.push({ from: b.from_at.getTime(), until: b.until_at.getTime() });
+    byResource.get(b.resource_id)?.push({ from: Number(b.from_ms), until: Number(b.until_ms) });
   const order = new Map(ids.map((id, i) => [id, i]));
   const slots = findSlots({
     service: engineService(service),

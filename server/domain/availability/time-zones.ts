@@ -56,8 +56,13 @@ export function localTimeOf(ms: number, zone: string): string {
   });
 }
 
-/** Every date from `first` to `last`, inclusive. */
+const spans = new Map<string, PlainDateText[]>();
+
+/** Every date from `first` to `last`, inclusive (cached: every resource of a search asks the same). */
 export function datesBetween(first: PlainDateText, last: PlainDateText): PlainDateText[] {
+  const key = `${first}|${last}`;
+  const hit = spans.get(key);
+  if (hit) return hit;
   const out: PlainDateText[] = [];
   const end = Temporal.PlainDate.from(last);
   for (
@@ -67,6 +72,8 @@ export function datesBetween(first: PlainDateText, last: PlainDateText): PlainDa
   ) {
     out.push(d.toString());
   }
+  if (spans.size > 10_000) spans.clear();
+  spans.set(key, out);
   return out;
 }
 
@@ -82,7 +89,15 @@ export function daysBetween(first: PlainDateText, last: PlainDateText): number {
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
+const weekdays = new Map<PlainDateText, Weekday>();
+
 /** mon…sun of a local date. */
 export function weekdayOf(date: PlainDateText): Weekday {
-  return WEEKDAYS[Temporal.PlainDate.from(date).dayOfWeek - 1];
+  let day = weekdays.get(date);
+  if (!day) {
+    day = WEEKDAYS[Temporal.PlainDate.from(date).dayOfWeek - 1];
+    if (weekdays.size > 100_000) weekdays.clear();
+    weekdays.set(date, day);
+  }
+  return day;
 }

@@ -11,8 +11,8 @@ import { amountDue, startCheckout } from './checkout';
 import {
   activeService,
   blockedInterval,
+  firstThatCommits,
   freeInOrder,
-  isOverlapRefusal,
   loadCandidates,
   refusalFor,
   slotUnavailable,
@@ -84,16 +84,10 @@ async function createServiceBooking(
   const candidates = await loadCandidates(db, { service, start, resourceId: input.resource_id });
   const { free, reasons } = freeInOrder(service, candidates, start, now);
   if (free.length === 0) throw refusalFor(reasons);
-  for (const candidate of free) {
-    try {
-      return await db.$transaction((tx) =>
-        insertServiceBooking(tx, ctx, input, service, candidate.resource.id, start, hold),
-      );
-    } catch (error) {
-      if (isOverlapRefusal(error)) continue; // taken concurrently: try the next free resource
-      throw error;
-    }
-  }
+  const booked = await firstThatCommits(free, (candidate) =>
+    db.$transaction((tx) => insertServiceBooking(tx, ctx, input, service, candidate.resource.id, start, hold)),
+  );
+  if (booked) return booked;
   throw slotUnavailable('Every free resource of the service was taken at that time by a concurrent booking');
 }
 

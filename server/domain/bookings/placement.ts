@@ -141,6 +141,48 @@ export function isOverlapRefusal(error: unknown): boolean {
   return visit(error);
 }
 
+/**
+ * PostgreSQL broke a deadlock or write conflict by aborting this transaction: two inserts that would
+ * violate the exclusion constraint can each wait for the other. Nothing was written; the same
+ * attempt is simply made again (it then commits, or meets the winner's row as 23P01).
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const visit = (e: unknown): boolean => {
+    if (!e || typeof e !== 'object' || seen.has(e)) return false;
+    seen.add(e);
+    const o = e as Record<string, unknown>;
+    if (o.code === 'P2034' || o.code === '40P01' || o.code === '40001') return true;
+    if (o.originalCode === '40P01' || o.originalCode === '40001') return true;
+    return visit(o.cause) || visit(o.meta) || visit(o.driverAdapterError);
+  };
+  return visit(error);
+}
+
+const RETRIES = 4;
+
+/**
+ * Runs `write` for each candidate in order until one commits: a 23P01 (taken concurrently) moves to
+ * the next candidate, a deadlock or write conflict tries the same one again. Null when none was free.
+ */
+export async function firstThatCommits<C, T>(candidates: C[], write: (candidate: C) => Promise<T>): Promise<T | null> {
+  for (const candidate of candidates) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write(candidate);
+      } catch (error) {
+        if (isOverlapRefusal(error)) break;
+        if (isRetryableConflict(error) && attempt < RETRIES) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+  return null;
+}
+
 export function slotUnavailable(detail = 'No resource of the service is free at that time'): AppError {
   return new AppError('slot_unavailable', detail);
 }

@@ -7,8 +7,8 @@ import {
   activeService,
   blockedInterval,
   type Candidate,
+  firstThatCommits,
   freeInOrder,
-  isOverlapRefusal,
   loadCandidates,
   refusalFor,
   slotUnavailable,
@@ -62,17 +62,10 @@ export async function rescheduleBooking(
     ...free.filter((c) => c.resource.id !== current.resourceId),
   ];
   if (ordered.length === 0) throw refusalFor(reasons);
-  for (const candidate of ordered) {
-    try {
-      return await move(ctx, current, {
-        ...blockedInterval(service, start),
-        resourceId: candidate.resource.id,
-      });
-    } catch (error) {
-      if (isOverlapRefusal(error)) continue;
-      throw error;
-    }
-  }
+  const moved = await firstThatCommits(ordered, (candidate) =>
+    move(ctx, current, { ...blockedInterval(service, start), resourceId: candidate.resource.id }),
+  );
+  if (moved) return moved;
   throw slotUnavailable('Every free resource of the service was taken at that time by a concurrent booking');
 }
 
