@@ -62,6 +62,28 @@ describe('atomic in the database: of many concurrent requests for one slot, exac
     expect(new Set(won.map((x) => x.body.resource_id))).toEqual(new Set([r1.id, r2.id]));
   });
 
+  it('a crowd racing for overlapping times on two resources: every answer is 201 or 409, never an overlap', async () => {
+    const r1 = await givenResource(a.admin);
+    const r2 = await givenResource(a.admin);
+    const s = await givenService(a.admin, [r1.id, r2.id]);
+    const day = dayFromNow(10);
+    const times = ['10:00', '10:15', '10:30', '10:45', '11:00', '11:15', '11:30', '11:45'];
+    const answers = await Promise.all(
+      Array.from({ length: 48 }, (_, i) =>
+        a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(day, times[i % times.length])) }),
+      ),
+    );
+    expect(answers.filter((x) => x.status !== 201 && x.status !== 409).map((x) => x.text)).toEqual([]);
+    const { rows } = await pgPool().query(
+      `select count(*)::int as n from bookings x join bookings y on x.resource_id = y.resource_id and x.id < y.id
+       where x.service_id = $1 and y.service_id = $1
+         and tstzrange(x.blocked_from, x.blocked_until, '[)') && tstzrange(y.blocked_from, y.blocked_until, '[)')`,
+      [s.id],
+    );
+    expect(rows[0].n).toBe(0);
+    expect(answers.filter((x) => x.status === 201).length).toBeGreaterThanOrEqual(2);
+  });
+
   it('racing reschedules onto one slot: one moves, the others stay untouched', async () => {
     const r = await givenResource(a.admin);
     const s = await givenService(a.admin, [r.id]);
