@@ -82,7 +82,7 @@ describe('atomic in the database: of many concurrent requests for one slot, exac
     );
     expect(rows[0].n).toBe(0);
     expect(answers.filter((x) => x.status === 201).length).toBeGreaterThanOrEqual(2);
-  });
+  }, 120_000);
 
   it('racing reschedules onto one slot: one moves, the others stay untouched', async () => {
     const r = await givenResource(a.admin);
