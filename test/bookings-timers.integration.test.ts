@@ -217,7 +217,12 @@ describe('reminders over WhatsApp templates: on time, once, in the contact’s c
     await sleep(2_500); // past the old reminder time (start - 60 s), before the new one
     expect(sendsTo()).toHaveLength(0);
     await eventually(async () => expect(sendsTo()).toHaveLength(1), 8_000);
-    const [event] = await eventsOf(a.tenantId, { type: 'booking.reminder.sent', objectId: booking.body.id });
+    // Recorded right after WhatsApp accepted the send.
+    const [event] = await eventually(async () => {
+      const events = await eventsOf(a.tenantId, { type: 'booking.reminder.sent', objectId: booking.body.id });
+      expect(events).toHaveLength(1);
+      return events;
+    });
     expect(Date.parse(event.created_at) - (moved.getTime() - 60_000)).toBeLessThan(ON_TIME_MS);
   });
 

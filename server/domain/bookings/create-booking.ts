@@ -14,6 +14,7 @@ import {
   firstThatCommits,
   freeInOrder,
   loadCandidates,
+  PLACEMENT_TX,
   refusalFor,
   slotUnavailable,
 } from './placement';
@@ -85,7 +86,10 @@ async function createServiceBooking(
   const { free, reasons } = freeInOrder(service, candidates, start, now);
   if (free.length === 0) throw refusalFor(reasons);
   const booked = await firstThatCommits(free, (candidate) =>
-    db.$transaction((tx) => insertServiceBooking(tx, ctx, input, service, candidate.resource.id, start, hold)),
+    db.$transaction(
+      (tx) => insertServiceBooking(tx, ctx, input, service, candidate.resource.id, start, hold),
+      PLACEMENT_TX,
+    ),
   );
   if (booked) return booked;
   throw slotUnavailable('Every free resource of the service was taken at that time by a concurrent booking');

@@ -152,7 +152,9 @@ export function isRetryableConflict(error: unknown): boolean {
     if (!e || typeof e !== 'object' || seen.has(e)) return false;
     seen.add(e);
     const o = e as Record<string, unknown>;
-    if (o.code === 'P2034' || o.code === '40P01' || o.code === '40001') return true;
+    // P2034: a write conflict or deadlock; P2028: the transaction could not start in time, or ran past
+    // its deadline while waiting for a racing insert under heavy load (it was rolled back).
+    if (o.code === 'P2034' || o.code === 'P2028' || o.code === '40P01' || o.code === '40001') return true;
     if (o.originalCode === '40P01' || o.originalCode === '40001') return true;
     return visit(o.cause) || visit(o.meta) || visit(o.driverAdapterError);
   };
@@ -162,10 +164,19 @@ export function isRetryableConflict(error: unknown): boolean {
 const RETRIES = 4;
 
 /**
+ * Interactive transactions of a placement: an insert may wait for a racing insert of the same
+ * resource to commit, so they get more room than Prisma's defaults (2 s to start, 5 s to finish).
+ */
+export const PLACEMENT_TX = { maxWait: 10_000, timeout: 20_000 };
+
+/**
  * Runs `write` for each candidate in order until one commits: a 23P01 (taken concurrently) moves to
  * the next candidate, a deadlock or write conflict tries the same one again. Null when none was free.
  */
-export async function firstThatCommits<C, T>(candidates: C[], write: (candidate: C) => Promise<T>): Promise<T | null> {
+export async function firstThatCommits<C, T>(
+  candidates: C[],
+  write: (candidate: C) => Promise<T>,
+): Promise<T | null> {
   for (const candidate of candidates) {
     for (let attempt = 1; ; attempt++) {
       try {

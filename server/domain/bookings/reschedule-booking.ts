@@ -10,6 +10,7 @@ import {
   firstThatCommits,
   freeInOrder,
   loadCandidates,
+  PLACEMENT_TX,
   refusalFor,
   slotUnavailable,
 } from './placement';
@@ -110,5 +111,5 @@ async function move(
       });
     }
     return object;
-  });
+  }, PLACEMENT_TX);
 }
