@@ -14,6 +14,7 @@ import {
   firstThatCommits,
   freeInOrder,
   loadCandidates,
+  lockResource,
   PLACEMENT_TX,
   refusalFor,
   slotUnavailable,
@@ -104,6 +105,7 @@ async function insertServiceBooking(
   start: number,
   hold: Date | null,
 ) {
+  await lockResource(tx, ctx.tenantId, resourceId);
   const row: Booking = await tx.booking.create({
     data: {
       ...common(ctx, input),

@@ -4,7 +4,7 @@
 // exclusion constraint `bookings_no_overlap`, so two requests racing for one slot cannot both commit,
 // whatever they read: the loser's insert fails with SQLSTATE 23P01 and the next resource is tried.
 import type { Resource, Service } from '@/server/db/generated/client';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { TenantDb, TenantTx } from '@/server/db/tenant-scope';
 import {
   type EngineResource,
   type Interval,
@@ -127,6 +127,16 @@ export function blockedInterval(
   };
 }
 
+/**
+ * Serialises the writes that place bookings on one resource (a transaction-level advisory lock).
+ * Correctness does not rest on it, the exclusion constraint does (a placement checks freedom before
+ * taking it); it keeps racing inserts of overlapping intervals from each waiting for the other's
+ * uncommitted row, which PostgreSQL can only end by aborting one as a deadlock.
+ */
+export async function lockResource(tx: Pick<TenantTx, '$executeRaw'>, tenantId: string, resourceId: string) {
+  await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`booking:${tenantId}:${resourceId}`}, 0))`;
+}
+
 /** PostgreSQL refused the write because of the exclusion constraint (SQLSTATE 23P01). */
 export function isOverlapRefusal(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -161,7 +171,7 @@ export function isRetryableConflict(error: unknown): boolean {
   return visit(error);
 }
 
-const RETRIES = 4;
+const RETRIES = 6;
 
 /**
  * Interactive transactions of a placement: an insert may wait for a racing insert of the same

@@ -10,6 +10,7 @@ import {
   firstThatCommits,
   freeInOrder,
   loadCandidates,
+  lockResource,
   PLACEMENT_TX,
   refusalFor,
   slotUnavailable,
@@ -77,6 +78,7 @@ async function move(
   to: { startAt: Date; endAt: Date; blockedFrom?: Date; blockedUntil?: Date; resourceId?: string },
 ): Promise<BookingResource> {
   return ctx.db.$transaction(async (tx) => {
+    if (to.resourceId) await lockResource(tx, ctx.tenantId, to.resourceId);
     const [row] = await tx.booking.updateManyAndReturn({
       where: {
         id: current.id,

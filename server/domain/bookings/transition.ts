@@ -6,7 +6,7 @@ import type { EventType } from '@/server/events/catalog';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { syncBookingTimers } from './booking-timers';
-import { isOverlapRefusal, slotUnavailable } from './placement';
+import { isOverlapRefusal, lockResource, slotUnavailable } from './placement';
 import { type BookingResource, serializeBooking } from './serialize';
 
 /**
@@ -83,6 +83,8 @@ export async function transitionIn(
  */
 export async function confirmExpiredBooking(tx: TenantTx, tenantId: string, input: { id: string }) {
   try {
+    const target = await tx.booking.findUnique({ where: { id: input.id }, select: { resourceId: true } });
+    if (target?.resourceId) await lockResource(tx, tenantId, target.resourceId);
     await tx.$executeRaw`savepoint confirm_expired`;
     const [row] = await tx.booking.updateManyAndReturn({
       where: { id: input.id, status: 'expired' },
