@@ -44,24 +44,33 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
   const windowUntil = new Date(range.until + (service.durationMinutes + service.bufferAfterMinutes) * MINUTE);
   // Every block of these resources that can touch a slot of the range, in one query; the bookings'
   // side is served by the exclusion constraint's GiST index.
-  const blocks =
+  // Every block of these resources that can touch a slot of the range, in one query (the bookings'
+  // side is served by the exclusion constraint's GiST index), one row per resource with its blocks as
+  // arrays of epoch milliseconds: thousands of bookings cost a few rows to read.
+  const rows =
     resources.length === 0
       ? []
-      : await db.$queryRaw<{ resource_id: string; from_ms: number; until_ms: number }[]>`
-        select resource_id, (extract(epoch from blocked_from) * 1000)::float8 as from_ms,
-          (extract(epoch from blocked_until) * 1000)::float8 as until_ms
-        from bookings
-        where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
-          and status in ('pending', 'confirmed') and resource_id is not null
-          and tstzrange(blocked_from, blocked_until, '[)') && tstzrange(${windowFrom}::timestamptz, ${windowUntil}::timestamptz, '[)')
-        union all
-        select resource_id, (extract(epoch from start_at) * 1000)::float8, (extract(epoch from end_at) * 1000)::float8
-        from time_off
-        where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
-          and start_at < ${windowUntil}::timestamptz and end_at > ${windowFrom}::timestamptz`;
+      : await db.$queryRaw<{ resource_id: string; froms: number[]; untils: number[] }[]>`
+        select resource_id, array_agg(from_ms) as froms, array_agg(until_ms) as untils from (
+          select resource_id, (extract(epoch from blocked_from) * 1000)::float8 as from_ms,
+            (extract(epoch from blocked_until) * 1000)::float8 as until_ms
+          from bookings
+          where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
+            and status in ('pending', 'confirmed') and resource_id is not null
+            and tstzrange(blocked_from, blocked_until, '[)') && tstzrange(${windowFrom}::timestamptz, ${windowUntil}::timestamptz, '[)')
+          union all
+          select resource_id, (extract(epoch from start_at) * 1000)::float8, (extract(epoch from end_at) * 1000)::float8
+          from time_off
+          where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
+            and start_at < ${windowUntil}::timestamptz and end_at > ${windowFrom}::timestamptz
+        ) b group by resource_id`;
   const byResource = new Map<string, Interval[]>(resources.map((r) => [r.id, []]));
-  for (const b of blocks)
-    byResource.get(b.resource_id)?.push({ from: Number(b.from_ms), until: Number(b.until_ms) });
+  for (const row of rows) {
+    const list = byResource.get(row.resource_id);
+    if (!list) continue;
+    for (let i = 0; i < row.froms.length; i++)
+      list.push({ from: Number(row.froms[i]), until: Number(row.untils[i]) });
+  }
   const order = new Map(ids.map((id, i) => [id, i]));
   const slots = findSlots({
     service: engineService(service),
