@@ -88,7 +88,12 @@ async function measure(url: string): Promise<BenchResult> {
   const bookingId = `bkg_${'0'.repeat(25)}7`;
 
   const search = () =>
-    findServiceSlots(ctx, { service_id: service.id, start: startDate, end: endDate, time_zone: 'Europe/Madrid' });
+    findServiceSlots(ctx, {
+      service_id: service.id,
+      start: startDate,
+      end: endDate,
+      time_zone: 'Europe/Madrid',
+    });
   const read = () => getBooking(ctx, { id: bookingId });
   const sample = await search();
   const slotCount = Object.values(sample.days).reduce((n, list) => n + list.length, 0);
@@ -141,11 +146,17 @@ async function measure(url: string): Promise<BenchResult> {
       for (let i = 0; i < ATTEMPTS_PER_CLIENT; i++) {
         const k = (c * 7919 + i * 104_729) % 40;
         // New York hours 08:00–13:00 local are 13:00–18:00Z in winter, 12:00–17:00Z in summer: 13:00–17:00Z is inside.
-        const start = new Date(day0.getTime() + Math.floor(k / 8) * 86_400_000 + (13 * 60 + (k % 8) * 30) * 60_000);
+        const start = new Date(
+          day0.getTime() + Math.floor(k / 8) * 86_400_000 + (13 * 60 + (k % 8) * 30) * 60_000,
+        );
         try {
           await createBooking(
             ctx,
-            CreateBookingInput.parse({ service_id: contested.id, start_at: start.toISOString(), customer: { name: `C${c}` } }),
+            CreateBookingInput.parse({
+              service_id: contested.id,
+              start_at: start.toISOString(),
+              customer: { name: `C${c}` },
+            }),
           );
           created++;
         } catch (error) {
@@ -180,8 +191,23 @@ async function measure(url: string): Promise<BenchResult> {
       booking_contention_409_share: round(refused / attempts, 3),
     },
     raw: {
-      slots: { rounds, free_slots: slotCount, resources: RESOURCES, bookings: BOOKINGS, runs_per_round: RUNS },
-      contention: { clients: CLIENTS, attempts, created, refused, errors, seconds: round(seconds, 2), overlaps: rows[0].n, attempts_per_s: round(attempts / seconds, 1) },
+      slots: {
+        rounds,
+        free_slots: slotCount,
+        resources: RESOURCES,
+        bookings: BOOKINGS,
+        runs_per_round: RUNS,
+      },
+      contention: {
+        clients: CLIENTS,
+        attempts,
+        created,
+        refused,
+        errors,
+        seconds: round(seconds, 2),
+        overlaps: rows[0].n,
+        attempts_per_s: round(attempts / seconds, 1),
+      },
     },
   };
 }
