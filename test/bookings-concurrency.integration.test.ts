@@ -1,7 +1,8 @@
 // No double booking under races: many parallel requests for one slot over real HTTP, and PostgreSQL's
 // exclusion constraint is what stops them. The last test drops the constraint in this file's own
 // database (each integration file gets a clone of its own) and shows the same race double-booking.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetSettingsCache } from '@/server/config/settings';
 import { pgPool } from '@/server/db/pool';
 import { forTenant } from '@/server/db/tenant-scope';
 import { createBooking } from '@/server/domain/bookings/create-booking';
@@ -11,6 +12,16 @@ import { dayFromNow, givenResource, givenService, serviceBooking, utc } from './
 import { eventsOf, expectProblemCode } from './domain-fixtures';
 import { apiSuite } from './harness';
 
+// The races send more requests in a second than the per-credential API limit allows; that limit is
+// not what these tests are about.
+beforeAll(() => {
+  process.env.API_RATE_LIMIT_PER_SECOND = '0';
+  resetSettingsCache();
+});
+afterAll(() => {
+  delete process.env.API_RATE_LIMIT_PER_SECOND;
+  resetSettingsCache();
+});
 const { tenant: a } = apiSuite({ agent: true });
 const PARALLEL = 25;
 
