@@ -10,6 +10,7 @@ import { formatStart } from '@/server/domain/bookings/send-reminder';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
 import { receiveMessage } from '@/server/domain/conversations/receive-message';
+import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
 import { markFired } from '@/server/timers/plan';
 import { startTimerWorker, type TimerWorker } from '@/server/timers/worker';
 import {
@@ -127,7 +128,7 @@ async function reminderSetup() {
         q.path.includes(`/${phoneNumberId}/messages`) &&
         (q.body as { to?: string })?.to === phone,
     );
-  return { channel, resource: r, service: s, phone, sendsTo };
+  return { channel, resource: r, service: s, phone, sendsTo, phoneNumberId };
 }
 
 /** A start `ms` after 1 minute from now (so its 1-minute reminder is due in `ms`), on the second. */
@@ -185,6 +186,27 @@ describe('reminders over WhatsApp templates: on time, once, in the contact’s c
     expect(messages.map((m) => [m.type, m.status])).toEqual([['template', 'sent']]);
     await sleep(2_000);
     expect(sendsTo()).toHaveLength(1);
+  });
+
+  it("a reminder Meta's rate limit held back is sent by the scheduled-send retry, then booking.reminder.sent", async () => {
+    const { service, phone, sendsTo, phoneNumberId } = await reminderSetup();
+    graph.failFor(phoneNumberId, 400, { error: { message: '(#130429) Rate limit hit', code: 130429 } }, 1);
+    const start = startIn(1_500);
+    const booking = await a.agent('POST', '/bookings', {
+      body: serviceBooking(service.id, start.toISOString(), { customer: { name: 'X', phone } }),
+    });
+    await a.agent('POST', `/bookings/${booking.body.id}/confirm`);
+    await eventually(async () => expect(sendsTo()).toHaveLength(1), 8_000);
+    await sleep(500);
+    expect(
+      await eventsOf(a.tenantId, { type: 'booking.reminder.sent', objectId: booking.body.id }),
+    ).toHaveLength(0);
+    // The periodic send-scheduled-messages job (2 s after the refusal) sends it again.
+    await sendScheduledMessages(new Date(Date.now() + 3_000));
+    expect(sendsTo()).toHaveLength(2);
+    expect(
+      await eventsOf(a.tenantId, { type: 'booking.reminder.sent', objectId: booking.body.id }),
+    ).toHaveLength(1);
   });
 
   it('a booking cancelled before its reminder gets none', async () => {

@@ -4,8 +4,8 @@
 // the reminder's channel (started if there is none). The timer is marked fired, and the message stored
 // `queued`, in one transaction; the send follows its commit. So a reminder goes out at most once: a
 // crash between the two leaves the message queued, which the interrupted-send job fails as unknown.
-// booking.reminder.sent is recorded when WhatsApp accepted the message.
-import { forTenant } from '@/server/db/tenant-scope';
+// booking.reminder.sent is recorded by the sending path when WhatsApp accepts the message (the
+// message carries reminder_booking_id), also when Meta's rate limit delayed it.
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { attemptSend, queueOutboundMessage } from '@/server/domain/conversations/send-message';
 import { serializeConversation } from '@/server/domain/conversations/serialize';
@@ -13,7 +13,6 @@ import { remindersOf } from '@/server/domain/services/serialize';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
 import { type DueTimer, markFired } from '@/server/timers/plan';
-import { serializeBooking } from './serialize';
 
 /** "Tue 12 Jan 2027, 09:00" in `zone` (formatting only; the instant is the stored one). */
 export function formatStart(at: Date, zone: string): string {
@@ -29,7 +28,9 @@ export function formatStart(at: Date, zone: string): string {
   }).format(at);
 }
 
-export async function sendBookingReminder(timer: DueTimer): Promise<'sent' | 'failed' | 'nothing' | 'stale'> {
+export async function sendBookingReminder(
+  timer: DueTimer,
+): Promise<'sent' | 'queued' | 'failed' | 'nothing' | 'stale'> {
   const ctx = operationContext(timer.tenantId, SYSTEM_ACTOR);
   const prepared = await ctx.db.$transaction(async (tx) => {
     if (!(await markFired(tx, timer))) return 'stale' as const;
@@ -75,6 +76,7 @@ export async function sendBookingReminder(timer: DueTimer): Promise<'sent' | 'fa
     const message = await queueOutboundMessage(tx, {
       tenantId: timer.tenantId,
       conversationId: conversation.id,
+      reminderBookingId: booking.id,
       content: {
         type: 'template',
         template: {
@@ -93,18 +95,11 @@ export async function sendBookingReminder(timer: DueTimer): Promise<'sent' | 'fa
         },
       },
     });
-    return { message, conversation, bookingId: booking.id };
+    return { message, conversation };
   });
   if (typeof prepared === 'string') return prepared;
+  // The existing sending path; it records booking.reminder.sent in the transaction that marks the
+  // message sent (now, or when the scheduled-send job retries after Meta's rate limit).
   const sent = await attemptSend(ctx, prepared.message, prepared.conversation);
-  if (sent.status !== 'sent') return 'failed';
-  await forTenant(timer.tenantId).$transaction(async (tx) => {
-    const booking = await tx.booking.findUniqueOrThrow({ where: { id: prepared.bookingId } });
-    await recordEvent(tx, {
-      tenantId: timer.tenantId,
-      type: 'booking.reminder.sent',
-      object: serializeBooking(booking),
-    });
-  });
-  return 'sent';
+  return sent.status === 'sent' ? 'sent' : sent.status === 'queued' ? 'queued' : 'failed';
 }

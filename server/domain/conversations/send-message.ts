@@ -1,5 +1,6 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { serializeBooking } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
@@ -119,6 +120,12 @@ export async function attemptSend(ctx: OperationContext, message: Message, loade
       type: result.ok ? 'conversation.message.sent' : 'conversation.message.failed',
       object,
     });
+    // A booking reminder reached WhatsApp (on its first send, or a later one after Meta's rate limit).
+    if (result.ok && row.reminderBookingId) {
+      const booking = await tx.booking.findUnique({ where: { id: row.reminderBookingId } });
+      if (booking)
+        await recordEvent(tx, { tenantId, type: 'booking.reminder.sent', object: serializeBooking(booking) });
+    }
     return object;
   });
 }
@@ -141,7 +148,14 @@ function outboundContent(input: SendMessageInput): OutboundContent {
  */
 export async function queueOutboundMessage(
   tx: TenantTx,
-  input: { tenantId: string; conversationId: string; content: OutboundContent; now?: Date },
+  input: {
+    tenantId: string;
+    conversationId: string;
+    content: OutboundContent;
+    now?: Date;
+    /** A booking reminder: booking.reminder.sent is recorded when WhatsApp accepts the message. */
+    reminderBookingId?: string;
+  },
 ): Promise<Message> {
   const now = input.now ?? new Date();
   const message = await tx.message.create({
@@ -152,6 +166,7 @@ export async function queueOutboundMessage(
       direction: 'outbound',
       ...storedContent(input.content),
       status: 'queued',
+      reminderBookingId: input.reminderBookingId ?? null,
       createdAt: now,
     },
   });
