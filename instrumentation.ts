@@ -20,6 +20,7 @@ export async function register() {
   if (settings().SERVERLESS) return;
   const { startDeliveryEngine } = await import('./server/delivery/start');
   await startDeliveryEngine();
+  await (await import('./server/timers/start')).startTimers(); // holds, reminders, conversation timers
   // With Inngest, the jobs are Inngest cron functions; the worker engine runs them here.
   if (settings().DELIVERY_ENGINE === 'worker') {
     const [{ jobsFor }, { runJobsLocally }] = await Promise.all([

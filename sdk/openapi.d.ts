@@ -134,13 +134,13 @@ export interface paths {
         };
         /**
          * List the tenant's bookings
-         * @description Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive). Permission `bookings.read` (roles: admin, agent).
+         * @description Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email (case-insensitive), customer_phone (by its digits), service_id, resource_id. Permission `bookings.read` (roles: admin, agent).
          */
         get: operations["listBookings"];
         put?: never;
         /**
          * Create a booking (starts pending)
-         * @description Emits booking.created. end_at must be after start_at (422). Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.created. With service_id, a booking of that service: end_at = start_at + duration (sending end_at is a 422); it is placed on resource_id, or on the service’s free resource with the fewest bookings that day (when that one is taken concurrently, the next free one). Free means what GET /slots says (the start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it becomes expired within seconds and frees its slot (booking.expired). A service with payment deposit or full is held for PAYMENT_HOLD (default 30 min). customer.phone is E.164 (the + optional), returned as +digits. Without service_id the booking is free-form: end_at is required and it blocks nothing. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["createBooking"];
         delete?: never;
@@ -168,7 +168,7 @@ export interface paths {
         head?: never;
         /**
          * Change or reschedule a booking
-         * @description Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A cancelled or completed booking cannot be changed (409 invalid_transition). Permission `bookings.write` (roles: admin, agent).
+         * @description Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at, resource_id}. On a booking of a service a new start_at follows the reschedule rule (POST /bookings/{id}/reschedule) and end_at cannot be sent (422). A cancelled, completed, expired or no-show booking cannot be changed (409 invalid_transition). Permission `bookings.write` (roles: admin, agent).
          */
         patch: operations["updateBooking"];
         trace?: never;
@@ -184,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a pending booking
-         * @description Emits booking.confirmed. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final. Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.confirmed and plans the service's reminders. A hold whose hold_expires_at has passed cannot be confirmed (409). States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["confirmBooking"];
         delete?: never;
@@ -204,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a pending or confirmed booking
-         * @description Emits booking.cancelled; the optional reason is kept as cancellation_reason. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final. Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.cancelled; the optional reason is kept as cancellation_reason. States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["cancelBooking"];
         delete?: never;
@@ -224,13 +224,285 @@ export interface paths {
         put?: never;
         /**
          * Complete a confirmed booking
-         * @description Emits booking.completed. States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed are final. Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.completed. States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["completeBooking"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a pending or confirmed booking to another time
+         * @description The same checks as a new booking, the booking’s own interval not counting against it. Without resource_id it keeps its resource when that one is free, else it is placed like a new booking. 409 slot_unavailable leaves it untouched; 409 invalid_transition for a booking in another state. Emits booking.rescheduled with data.previous = {start_at, end_at, resource_id}; reminders follow the new time (none for the old one). Permission `bookings.write` (roles: admin, agent).
+         */
+        post: operations["rescheduleBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}/no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that the customer did not come
+         * @description confirmed → no_show, once start_at has passed (before: 409 invalid_transition). Emits booking.no_show. States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
+         */
+        post: operations["markBookingNoShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free times of a service
+         * @description The local dates start…end (inclusive, at most 31 days, else 422) of time_zone (default UTC), each present with its free slots: every start on the service’s grid (from the start of each working interval of a resource, every slot_interval_minutes of elapsed time, ending inside the interval) where at least one of its active resources is free. Free means: inside its weekly hours (expanded per local date in the resource’s zone, so DST days neither lose nor double a slot), start at least min_notice_minutes from now and before booking_window_days, and [start − buffer_before, end + buffer_after) overlapping neither its time off nor the blocked interval of any pending or confirmed booking (intervals are half-open). start/end are UTC. Permission `bookings.read` (roles: admin, agent).
+         */
+        get: operations["listSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's resources (staff, rooms, equipment)
+         * @description Permission `resources.read` (roles: admin, agent).
+         */
+        get: operations["listResources"];
+        put?: never;
+        /**
+         * Create a resource with its time zone and weekly hours
+         * @description time_zone must be an IANA zone (422 otherwise); weekly hours are local times in it, expanded per local date (so 09:00 stays 09:00 across DST changes). Intervals of one day must not overlap (422). Permission `resources.write` (roles: admin).
+         */
+        post: operations["createResource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a resource
+         * @description Permission `resources.read` (roles: admin, agent).
+         */
+        get: operations["getResource"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a resource
+         * @description Refused with 409 resource_in_use while the resource has a future pending or confirmed booking. Its time off goes with it, and services stop offering it (a service left without resources offers no slots). Permission `resources.write` (roles: admin).
+         */
+        delete: operations["deleteResource"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a resource
+         * @description Only the fields sent change; weekly_hours is replaced whole. Existing bookings stay where they are; new slots and bookings follow the new hours. Permission `resources.write` (roles: admin).
+         */
+        patch: operations["updateResource"];
+        trace?: never;
+    };
+    "/api/v1/resources/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A resource's calendar for a window: bookings (holds included) and time off
+         * @description Bookings starting in [from, to) in every status (a pending booking with hold_expires_at is a hold), and time off overlapping the window. At most 62 days. Permission `bookings.read` (roles: admin, agent).
+         */
+        get: operations["getResourceSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/{id}/time-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A resource's time off, in time order
+         * @description Permission `resources.read` (roles: admin, agent).
+         */
+        get: operations["listTimeOff"];
+        put?: never;
+        /**
+         * Add time off (the resource offers no slots then)
+         * @description Existing bookings in that time are kept; new ones are refused. end_at must be after start_at. Permission `resources.write` (roles: admin).
+         */
+        post: operations["createTimeOff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/{id}/time-off/{time_off_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove time off
+         * @description Permission `resources.write` (roles: admin).
+         */
+        delete: operations["deleteTimeOff"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/{id}/calendar-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resource's private calendar feed URL
+         * @description An iCalendar URL that Google Calendar and Apple Calendar can subscribe to. Calendar apps keep the URL, so it can be read again here (its token is stored as a hash and, sealed, to show it again; never in the clear). Permission `resources.write` (roles: admin).
+         */
+        get: operations["getResourceCalendarFeed"];
+        put?: never;
+        /**
+         * Rotate the resource's calendar feed token
+         * @description The old URL stops working at once; subscribers must use the new one. Audited. Permission `resources.write` (roles: admin).
+         */
+        post: operations["rotateResourceCalendarFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/{id}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resource's bookings and time off as an iCalendar feed
+         * @description For calendar subscriptions: no X-Tenant-ID and no bearer credential, the token in the URL is the credential (GET /resources/{id}/calendar-token gives the URL). Pending and confirmed bookings from 30 days ago to a year ahead (a hold as TENTATIVE) and time off. A wrong token answers 404.
+         */
+        get: operations["getResourceCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's services
+         * @description Permission `services.read` (roles: admin, agent).
+         */
+        get: operations["listServices"];
+        put?: never;
+        /**
+         * Create a service
+         * @description resource_ids must name resources of this tenant; payment other than none needs a price (deposit also a deposit_amount up to the price); each reminder names a WhatsApp channel of this tenant. 422 names each problem. Permission `services.write` (roles: admin).
+         */
+        post: operations["createService"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/services/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a service
+         * @description Permission `services.read` (roles: admin, agent).
+         */
+        get: operations["getService"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a service
+         * @description Its bookings stay (with service_id as a reference) and keep their resource blocked. Permission `services.write` (roles: admin).
+         */
+        delete: operations["deleteService"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a service
+         * @description Only the fields sent change (null clears price, deposit_amount or slot_interval_minutes); the same rules as creation hold for the result. Existing bookings keep their times and blocked intervals. Permission `services.write` (roles: admin).
+         */
+        patch: operations["updateService"];
         trace?: never;
     };
     "/api/v1/payments": {
@@ -1376,6 +1648,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "booking.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A hold ran out: the pending booking was not confirmed by hold_expires_at, and its slot is free again
+         * @description Sent to every active endpoint subscribed to booking.expired (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["bookingExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.no_show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer did not come to a confirmed booking
+         * @description Sent to every active endpoint subscribed to booking.no_show (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["bookingNoShowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.reminder.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reminder of the booking’s service reached WhatsApp (data.object is the booking)
+         * @description Sent to every active endpoint subscribed to booking.reminder.sent (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["bookingReminderSentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.created": {
         parameters: {
             query?: never;
@@ -1850,7 +2182,7 @@ export interface components {
             /** @example bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            status: "pending" | "confirmed" | "cancelled" | "completed";
+            status: "pending" | "confirmed" | "cancelled" | "completed" | "expired" | "no_show";
             customer: {
                 name: string;
                 email?: string | null;
@@ -1872,6 +2204,15 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             cancellation_reason: string | null;
+            /** @description The service booked (null: a free-form booking) */
+            service_id: string | null;
+            /** @description The resource it holds (null: a free-form booking) */
+            resource_id: string | null;
+            /**
+             * Format: date-time
+             * @description A pending booking not confirmed by then becomes expired and frees its slot
+             */
+            hold_expires_at: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -1931,6 +2272,8 @@ export interface components {
                      * @description RFC 3339 UTC timestamp
                      */
                     end_at: string;
+                    /** @description The resource it held (null for a free-form booking) */
+                    resource_id: string | null;
                 };
             };
         };
@@ -1959,6 +2302,63 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "booking.completed";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Booking"];
+            };
+        };
+        /** @description The booking.expired envelope */
+        BookingExpiredEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "booking.expired";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Booking"];
+            };
+        };
+        /** @description The booking.no_show envelope */
+        BookingNoShowEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "booking.no_show";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Booking"];
+            };
+        };
+        /** @description The booking.reminder.sent envelope */
+        BookingReminderSentEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "booking.reminder.sent";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2336,8 +2736,14 @@ export interface components {
                 name: string;
                 /** Format: email */
                 email?: string | null;
+                /** @example +34600111222 */
                 phone?: string | null;
             };
+            /** @description Book a service: end_at follows from its duration (sending end_at is a 422), the slot is checked */
+            service_id?: string;
+            /** @description With service_id: this resource of the service (else the free one with the fewest bookings that day) */
+            resource_id?: string;
+            /** @description Free-form bookings: a label for what is booked */
             service?: string | null;
             /**
              * Format: date-time
@@ -2346,14 +2752,19 @@ export interface components {
             start_at: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp (any offset; stored and returned in UTC)
+             * @description Required without service_id; never with it
              */
-            end_at: string;
+            end_at?: string;
             notes?: string | null;
             /** @description Your own key/value data (at most 50 keys, 8 KiB of JSON) */
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Format: date-time
+             * @description A hold: the booking stays pending until then and expires (freeing its slot) unless confirmed; in the future, at most 24 h ahead
+             */
+            hold_expires_at?: string;
         };
         /** @description Only the fields sent change; null clears an optional field. Changing start_at or end_at emits booking.rescheduled with the old times in data.previous. end_at must stay after start_at (checked against the stored value of the field not sent). */
         UpdateBookingRequest: {
@@ -2361,6 +2772,7 @@ export interface components {
                 name?: string;
                 /** Format: email */
                 email?: string | null;
+                /** @example +34600111222 */
                 phone?: string | null;
             };
             service?: string | null;
@@ -2383,6 +2795,344 @@ export interface components {
         /** @description The body is optional */
         CancelBookingRequest: {
             reason?: string;
+        };
+        RescheduleBookingRequest: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (any offset; stored and returned in UTC)
+             */
+            start_at: string;
+            /** @description Move to this resource of the service (else it keeps its own when free, or is placed like a new booking) */
+            resource_id?: string;
+        };
+        SlotList: {
+            service_id: string;
+            time_zone: string;
+            /**
+             * @description Every local date of the range, each with its free slots in order (an empty list when none)
+             * @example {
+             *       "2027-03-01": [
+             *         {
+             *           "start": "2027-03-01T08:00:00.000Z",
+             *           "end": "2027-03-01T08:45:00.000Z",
+             *           "resource_ids": [
+             *             "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q"
+             *           ]
+             *         }
+             *       ],
+             *       "2027-03-02": []
+             *     }
+             */
+            days: {
+                [key: string]: components["schemas"]["Slot"][];
+            };
+        };
+        /** @description A free start of a service and the resources free then */
+        Slot: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            end: string;
+            /** @description The service’s resources free at that start */
+            resource_ids: string[];
+        };
+        /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
+        ResourceList: {
+            data: components["schemas"]["Resource"][];
+            next_cursor: string | null;
+        };
+        /** @description A person, room or piece of equipment that services are booked on, with its weekly hours in its own IANA zone */
+        Resource: {
+            /** @example res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "staff" | "room" | "equipment";
+            /** @example Europe/Madrid */
+            time_zone: string;
+            weekly_hours: {
+                [key: string]: {
+                    start: string;
+                    end: string;
+                }[];
+            };
+            is_active: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            updated_at: string;
+        };
+        CreateResourceRequest: {
+            name: string;
+            /**
+             * @default staff
+             * @enum {string}
+             */
+            kind: "staff" | "room" | "equipment";
+            /**
+             * @description An IANA time zone, e.g. Europe/Madrid (unknown → 422)
+             * @example Europe/Madrid
+             */
+            time_zone: string;
+            weekly_hours: components["schemas"]["WeeklyHours"];
+            /** @default true */
+            is_active: boolean;
+        };
+        /**
+         * @description Working hours per weekday, local times in the resource’s time_zone; a day left out or [] is not worked. Intervals of one day must not overlap (they may touch).
+         * @example {
+         *       "mon": [
+         *         {
+         *           "start": "09:00",
+         *           "end": "13:00"
+         *         },
+         *         {
+         *           "start": "14:00",
+         *           "end": "18:00"
+         *         }
+         *       ],
+         *       "sat": [],
+         *       "sun": []
+         *     }
+         */
+        WeeklyHours: {
+            /** @default [] */
+            mon: components["schemas"]["TimeRange"][];
+            /** @default [] */
+            tue: components["schemas"]["TimeRange"][];
+            /** @default [] */
+            wed: components["schemas"]["TimeRange"][];
+            /** @default [] */
+            thu: components["schemas"]["TimeRange"][];
+            /** @default [] */
+            fri: components["schemas"]["TimeRange"][];
+            /** @default [] */
+            sat: components["schemas"]["TimeRange"][];
+            /** @default [] */
+            sun: components["schemas"]["TimeRange"][];
+        };
+        /** @description A working interval of one day, local times; end may be 24:00 */
+        TimeRange: {
+            /** @example 09:00 */
+            start: string;
+            /**
+             * @description "24:00" ends the day at midnight
+             * @example 17:00
+             */
+            end: string;
+        };
+        /** @description Only the fields sent change; weekly_hours is replaced whole */
+        UpdateResourceRequest: {
+            name?: string;
+            /** @enum {string} */
+            kind?: "staff" | "room" | "equipment";
+            /**
+             * @description An IANA time zone, e.g. Europe/Madrid (unknown → 422)
+             * @example Europe/Madrid
+             */
+            time_zone?: string;
+            weekly_hours?: components["schemas"]["WeeklyHours"];
+            is_active?: boolean;
+        };
+        ResourceSchedule: {
+            resource: components["schemas"]["Resource"];
+            bookings: components["schemas"]["Booking"][];
+            time_off: components["schemas"]["TimeOff"][];
+        };
+        /** @description A time the resource is away: it offers no slots and takes no bookings then */
+        TimeOff: {
+            /** @example tof_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            resource_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            start_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            end_at: string;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+        };
+        CreateTimeOffRequest: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            start_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            end_at: string;
+            reason?: string | null;
+        };
+        TimeOffList: {
+            data: components["schemas"]["TimeOff"][];
+        };
+        CalendarFeed: {
+            /**
+             * @description The private iCalendar feed of this resource (subscribe to it in Google Calendar or Apple Calendar). Anyone with the URL can read the resource’s bookings: rotate it if it leaked.
+             * @example https://switchboard.example/api/v1/resources/res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q/calendar.ics?token=…
+             */
+            calendar_url: string;
+        };
+        ICalendar: string;
+        /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
+        ServiceList: {
+            data: components["schemas"]["Service"][];
+            next_cursor: string | null;
+        };
+        /** @description What can be booked: duration, resources, buffers, notice, window, slot grid, price, payment and reminders */
+        Service: {
+            /** @example svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            name: string;
+            duration_minutes: number;
+            resource_ids: string[];
+            buffer_before_minutes: number;
+            buffer_after_minutes: number;
+            min_notice_minutes: number;
+            booking_window_days: number;
+            /** @description The slot grid step (the duration unless set) */
+            slot_interval_minutes: number;
+            price: {
+                amount: number;
+                currency: string;
+            } | null;
+            /** @enum {string} */
+            payment: "none" | "deposit" | "full";
+            deposit_amount: number | null;
+            reminders: components["schemas"]["BookingReminder"][];
+            is_active: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            updated_at: string;
+        };
+        /** @description A WhatsApp template sent before_minutes before a confirmed booking starts */
+        BookingReminder: {
+            /**
+             * @description How long before start_at (1 minute … 30 days)
+             * @example 1440
+             */
+            before_minutes: number;
+            /** @description A WhatsApp channel of this tenant */
+            channel_id: string;
+            template: {
+                /** @example appointment_reminder */
+                name: string;
+                /** @example en_US */
+                language: string;
+            };
+        };
+        CreateServiceRequest: {
+            name: string;
+            /** @description 5 … 1440 */
+            duration_minutes: number;
+            /** @description At least one resource of this tenant (422 otherwise) */
+            resource_ids: string[];
+            /**
+             * @description 0 … 240, default 0
+             * @default 0
+             */
+            buffer_before_minutes: number;
+            /**
+             * @description 0 … 240, default 0
+             * @default 0
+             */
+            buffer_after_minutes: number;
+            /**
+             * @description How soon a booking may start, default 0
+             * @default 0
+             */
+            min_notice_minutes: number;
+            /**
+             * @description How far ahead (1 … 730 days, default 90)
+             * @default 90
+             */
+            booking_window_days: number;
+            /** @description The slot grid step, default: the duration */
+            slot_interval_minutes?: number | null;
+            price?: components["schemas"]["Money"];
+            /**
+             * @description none (default), deposit or full: anything but none needs a price, and the booking is held until paid
+             * @default none
+             * @enum {string}
+             */
+            payment: "none" | "deposit" | "full";
+            /** @description Required with payment deposit: at most the price, in its currency */
+            deposit_amount?: number | null;
+            /**
+             * @description At most 3 WhatsApp template reminders
+             * @default []
+             */
+            reminders: components["schemas"]["BookingReminder"][];
+            /** @default true */
+            is_active: boolean;
+        };
+        /** @description An amount in integer minor units and its ISO 4217 currency */
+        Money: {
+            /**
+             * @description Integer minor units (cents for EUR)
+             * @example 4500
+             */
+            amount: number;
+            /** @example EUR */
+            currency: string;
+        } | null;
+        UpdateServiceRequest: {
+            name?: string;
+            /** @description 5 … 1440 */
+            duration_minutes?: number;
+            /** @description At least one resource of this tenant (422 otherwise) */
+            resource_ids?: string[];
+            /** @description 0 … 240, default 0 */
+            buffer_before_minutes?: number;
+            /** @description 0 … 240, default 0 */
+            buffer_after_minutes?: number;
+            /** @description How soon a booking may start, default 0 */
+            min_notice_minutes?: number;
+            /** @description How far ahead (1 … 730 days, default 90) */
+            booking_window_days?: number;
+            /** @description The slot grid step, default: the duration */
+            slot_interval_minutes?: number | null;
+            price?: components["schemas"]["Money"];
+            /**
+             * @description none (default), deposit or full: anything but none needs a price, and the booking is held until paid
+             * @enum {string}
+             */
+            payment?: "none" | "deposit" | "full";
+            /** @description Required with payment deposit: at most the price, in its currency */
+            deposit_amount?: number | null;
+            /** @description At most 3 WhatsApp template reminders */
+            reminders?: components["schemas"]["BookingReminder"][];
+            is_active?: boolean;
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         PaymentList: {
@@ -2671,7 +3421,7 @@ export interface components {
             /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2852,7 +3602,7 @@ export interface components {
         };
         EventType: {
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             description: string;
             /** @description JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; self-contained, so a receiver can validate a delivery body with any JSON Schema validator */
             schema: {
@@ -2947,7 +3697,7 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated";
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key";
@@ -2956,7 +3706,7 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource";
                 id: string;
             };
             /** @description The client address of the request (CONTRACT §10) */
@@ -3605,12 +4355,16 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
-                status?: "pending" | "confirmed" | "cancelled" | "completed";
+                status?: "pending" | "confirmed" | "cancelled" | "completed" | "expired" | "no_show";
                 /** @description Bookings starting at or after this time */
                 from?: string;
                 /** @description Bookings starting before this time */
                 to?: string;
                 customer_email?: string;
+                /** @description Bookings whose customer has this number (compared by its digits) */
+                customer_phone?: string;
+                service_id?: string;
+                resource_id?: string;
             };
             header: {
                 /** @description The tenant every request acts on (UUID) */
@@ -4214,6 +4968,1675 @@ export interface operations {
             };
             /** @description invalid_transition, idempotency_key_reused or another conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rescheduleBooking: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleBookingRequest"];
+            };
+        };
+        responses: {
+            /** @description The moved booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    markBookingNoShow: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking, now no_show */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSlots: {
+        parameters: {
+            query: {
+                service_id: string;
+                /** @description First local date (inclusive) */
+                start: string;
+                /** @description Last local date (inclusive); at most 31 days from start */
+                end: string;
+                /** @description IANA zone the dates are read in (default UTC) */
+                time_zone?: string;
+                /** @description Only this resource of the service */
+                resource_id?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free slots per local date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listResources: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100 (default 20) */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createResource: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateResourceRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getResource: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteResource: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateResource: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateResourceRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated resource */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getResourceSchedule: {
+        parameters: {
+            query?: {
+                /** @description Start of the window (inclusive; default: now) */
+                from?: string;
+                /** @description End of the window (exclusive; default: 7 days after from); at most 62 days after from */
+                to?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource, its bookings and its time off */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceSchedule"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTimeOff: {
+        parameters: {
+            query?: {
+                /** @description Time off ending after this time */
+                from?: string;
+                /** @description Time off starting before this time */
+                to?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The time off (at most 1000 entries) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeOffList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTimeOff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTimeOffRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeOff"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteTimeOff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+                time_off_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getResourceCalendarFeed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateResourceCalendarFeed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new feed URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getResourceCalendar: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/calendar (RFC 5545) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ICalendar"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listServices: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100 (default 20) */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createService: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateServiceRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Service"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getService: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Service"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteService: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateService: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateServiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated service */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Service"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8310,7 +10733,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected";
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated";
                 /** @description Only entries of this person (usr_…) or API key (key_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */
@@ -9245,6 +11668,9 @@ export interface operations {
                  *             "source": "website"
                  *           },
                  *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": "2026-01-15T10:00:00.000Z",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -9317,6 +11743,9 @@ export interface operations {
                  *             "source": "website"
                  *           },
                  *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -9389,12 +11818,16 @@ export interface operations {
                  *             "source": "website"
                  *           },
                  *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         },
                  *         "previous": {
                  *           "start_at": "2026-01-19T16:00:00.000Z",
-                 *           "end_at": "2026-01-19T16:45:00.000Z"
+                 *           "end_at": "2026-01-19T16:45:00.000Z",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q"
                  *         }
                  *       }
                  *     }
@@ -9465,6 +11898,9 @@ export interface operations {
                  *             "source": "website"
                  *           },
                  *           "cancellation_reason": "Customer asked",
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -9537,6 +11973,9 @@ export interface operations {
                  *             "source": "website"
                  *           },
                  *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -9544,6 +11983,231 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["BookingCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "booking.expired",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "status": "expired",
+                 *           "customer": {
+                 *             "name": "Ada Lovelace",
+                 *             "email": "ada@example.com",
+                 *             "phone": "+34600111222"
+                 *           },
+                 *           "service": "Haircut",
+                 *           "start_at": "2026-01-20T10:00:00.000Z",
+                 *           "end_at": "2026-01-20T10:45:00.000Z",
+                 *           "notes": null,
+                 *           "metadata": {
+                 *             "source": "website"
+                 *           },
+                 *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": "2026-01-15T10:00:00.000Z",
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingNoShowEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "booking.no_show",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "status": "no_show",
+                 *           "customer": {
+                 *             "name": "Ada Lovelace",
+                 *             "email": "ada@example.com",
+                 *             "phone": "+34600111222"
+                 *           },
+                 *           "service": "Haircut",
+                 *           "start_at": "2026-01-20T10:00:00.000Z",
+                 *           "end_at": "2026-01-20T10:45:00.000Z",
+                 *           "notes": null,
+                 *           "metadata": {
+                 *             "source": "website"
+                 *           },
+                 *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingNoShowEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingReminderSentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "booking.reminder.sent",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "status": "confirmed",
+                 *           "customer": {
+                 *             "name": "Ada Lovelace",
+                 *             "email": "ada@example.com",
+                 *             "phone": "+34600111222"
+                 *           },
+                 *           "service": "Haircut",
+                 *           "start_at": "2026-01-20T10:00:00.000Z",
+                 *           "end_at": "2026-01-20T10:45:00.000Z",
+                 *           "notes": null,
+                 *           "metadata": {
+                 *             "source": "website"
+                 *           },
+                 *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingReminderSentEvent"];
             };
         };
         responses: {

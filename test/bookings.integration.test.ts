@@ -138,7 +138,10 @@ describe('update and reschedule', () => {
       end_at: '2026-12-02T10:00:00.000Z',
     });
     const [event] = await eventsOf(a.tenantId, { type: 'booking.rescheduled', objectId: id });
-    expect(event.data).toEqual({ object: res.body, previous: { start_at: start, end_at: end } });
+    expect(event.data).toEqual({
+      object: res.body,
+      previous: { start_at: start, end_at: end, resource_id: null },
+    });
   });
 
   it('moving only the end time is a reschedule too; other fields change without an event', async () => {
@@ -158,7 +161,7 @@ describe('update and reschedule', () => {
     const moved = await a.agent('PATCH', `/bookings/${id}`, { body: { end_at: '2026-12-01T10:00:00Z' } });
     expect(moved.body.end_at).toBe('2026-12-01T10:00:00.000Z');
     const events = await eventsOf(a.tenantId, { type: 'booking.rescheduled', objectId: id });
-    expect(events.map((e) => e.data.previous)).toEqual([{ start_at: start, end_at: end }]);
+    expect(events.map((e) => e.data.previous)).toEqual([{ start_at: start, end_at: end, resource_id: null }]);
   });
 
   it('checks end_at against the stored start_at (422) and changes nothing', async () => {

@@ -6,8 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPE_NAMES } from '@/server/client-safe/event-catalog';
 import { forTenant } from '@/server/db/tenant-scope';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import { expireHeldBooking } from '@/server/domain/bookings/expire-hold';
+import { sendBookingReminder } from '@/server/domain/bookings/send-reminder';
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { hubSignature } from '@/server/whatsapp/signature';
+import { dayFromNow, everyDay, givenResource, givenService, serviceBooking, utc } from './booking-fixtures';
 import { bookingBody, givenChannel, givenEndpoint } from './builders';
 import { eventsOf } from './domain-fixtures';
 import { receipt, textMessage, whatsappPayload } from './fake-graph';
@@ -71,6 +74,37 @@ describe('event delivery for bookings, payments and conversations', () => {
       (await t.agent('POST', `/bookings/${other.body.id}/cancel`, { body: { reason: 'no' } })).body,
     );
 
+    // The booking states of holds and no-shows.
+    const lateCustomer = await t.agent('POST', '/bookings', {
+      body: bookingBody({
+        customer: { name: 'Late' },
+        start_at: '2026-01-05T09:00:00Z',
+        end_at: '2026-01-05T10:00:00Z',
+      }),
+    });
+    await t.agent('POST', `/bookings/${lateCustomer.body.id}/confirm`);
+    expected.set(
+      'booking.no_show',
+      (await t.agent('POST', `/bookings/${lateCustomer.body.id}/no-show`)).body,
+    );
+    const resource = await givenResource(t.admin, {
+      weekly_hours: everyDay([{ start: '00:00', end: '24:00' }]),
+    });
+    const held = await t.agent('POST', '/bookings', {
+      body: serviceBooking((await givenService(t.admin, [resource.id])).id, utc(dayFromNow(2), '10:00'), {
+        hold_expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+    });
+    await forTenant(t.tenantId).booking.update({
+      where: { id: held.body.id },
+      data: { holdExpiresAt: new Date() },
+    });
+    const holdTimer = await forTenant(t.tenantId).timer.findFirstOrThrow({
+      where: { subjectId: held.body.id },
+    });
+    expect(await expireHeldBooking({ ...holdTimer, kind: 'booking.hold' })).toBe('expired');
+    expected.set('booking.expired', (await t.agent('GET', `/bookings/${held.body.id}`)).body);
+
     // Payments
     const payment = await t.admin('POST', '/payments', {
       body: { amount: 2500, currency: 'EUR', booking_id: booking.body.id },
@@ -83,7 +117,24 @@ describe('event delivery for bookings, payments and conversations', () => {
 
     // Conversations over WhatsApp: inbound, outbound, receipts, hand-off, assignment, resolution
     const number = String(200_000_000 + Math.floor(Math.random() * 1e8));
-    await givenChannel(t.admin, number);
+    const channel = await givenChannel(t.admin, number);
+    // A booking reminder over that channel (its timer fired here rather than waited for).
+    const reminded = await givenService(t.admin, [resource.id], {
+      reminders: [
+        { before_minutes: 60, channel_id: channel.id, template: { name: 'reminder', language: 'en' } },
+      ],
+    });
+    const soon = await t.agent('POST', '/bookings', {
+      body: serviceBooking(reminded.id, utc(dayFromNow(3), '10:00'), {
+        customer: { name: 'Eve', phone: '+4915100000009' },
+      }),
+    });
+    await t.agent('POST', `/bookings/${soon.body.id}/confirm`);
+    const reminderTimer = await forTenant(t.tenantId).timer.findFirstOrThrow({
+      where: { subjectId: soon.body.id },
+    });
+    expect(await sendBookingReminder({ ...reminderTimer, kind: 'booking.reminder' })).toBe('sent');
+    expected.set('booking.reminder.sent', (await t.agent('GET', `/bookings/${soon.body.id}`)).body);
     const from = '4915100000001';
     expect(
       (
@@ -186,6 +237,7 @@ describe('event delivery for bookings, payments and conversations', () => {
         expect(envelope.data.previous).toEqual({
           start_at: '2026-12-01T09:00:00.000Z',
           end_at: '2026-12-01T10:00:00.000Z',
+          resource_id: null,
         });
       }
     }

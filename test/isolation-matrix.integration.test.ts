@@ -18,6 +18,7 @@ import { pgPool } from '@/server/db/pool';
 import type { AnyRoute } from '@/server/http/route';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { appRouter, createCaller } from '@/server/trpc/root';
+import { givenResource, givenService, serviceBooking } from './booking-fixtures';
 import {
   bookingBody,
   conversationBody,
@@ -58,6 +59,9 @@ const KINDS = [
   'apiKey',
   'member',
   'invitation',
+  'resource',
+  'service',
+  'timeOff',
 ] as const;
 type Kind = (typeof KINDS)[number];
 type Ids = Record<Kind, string> & { userId: string; agentId: string };
@@ -76,6 +80,8 @@ interface RestCase {
   };
   /** A public route: why it is outside the tenant matrix. */
   public?: string;
+  /** The query a GET without an id needs to answer 200 (its required filters, with the caller's own ids). */
+  query?: (own: Ids) => string;
 }
 
 let phone = 700_000_000 + Math.floor(Math.random() * 1e8);
@@ -96,7 +102,45 @@ const REST: Record<string, RestCase> = {
   rotateApiKey: { id: 'apiKey', body: () => ({}) },
 
   listBookings: {},
-  createBooking: { body: () => bookingBody() },
+  createBooking: {
+    body: () => bookingBody(),
+    foreignInput: { body: (f) => serviceBooking(f.service, '2030-01-07T10:00:00.000Z'), expect: 422 },
+  },
+  rescheduleBooking: { id: 'booking', body: () => ({ start_at: '2030-01-08T10:00:00.000Z' }) },
+  markBookingNoShow: { id: 'booking' },
+  listSlots: {
+    query: (own) => `?service_id=${own.service}&start=2030-01-07&end=2030-01-08`,
+    foreignInput: { query: (f) => `?service_id=${f.service}&start=2030-01-07&end=2030-01-08`, expect: 422 },
+  },
+  listResources: {},
+  createResource: { body: () => ({ name: 'matrix', time_zone: 'UTC', weekly_hours: {} }) },
+  getResource: { id: 'resource' },
+  updateResource: { id: 'resource', body: () => ({ name: 'matrix' }) },
+  deleteResource: { id: 'resource' },
+  getResourceSchedule: { id: 'resource' },
+  createTimeOff: {
+    id: 'resource',
+    body: () => ({ start_at: '2030-01-01T00:00:00Z', end_at: '2030-01-02T00:00:00Z' }),
+  },
+  listTimeOff: { id: 'resource' },
+  // {time_off_id} is filled with the caller's own time off; (b) also tries B's time off on A's resource.
+  deleteTimeOff: { id: 'resource' },
+  getResourceCalendarFeed: { id: 'resource' },
+  rotateResourceCalendarFeed: { id: 'resource' },
+  getResourceCalendar: {
+    public: 'the feed token in the URL is the credential (calendar apps send no headers)',
+  },
+  listServices: {},
+  createService: {
+    body: (own) => ({ name: 'matrix', duration_minutes: 30, resource_ids: [own.resource] }),
+    foreignInput: {
+      body: (f) => ({ name: 'matrix', duration_minutes: 30, resource_ids: [f.resource] }),
+      expect: 422,
+    },
+  },
+  getService: { id: 'service' },
+  updateService: { id: 'service', body: () => ({ name: 'matrix' }) },
+  deleteService: { id: 'service' },
   getBooking: { id: 'booking' },
   updateBooking: { id: 'booking', body: () => ({ notes: 'matrix' }) },
   confirmBooking: { id: 'booking' },
@@ -189,6 +233,8 @@ interface TrpcCase {
   byId?: Kind;
   /** Needs no session (a one-time link's token is the credential): why it is outside the matrix. */
   public?: string;
+  /** The other tenant's ids in its input are refused with 422 (as its REST row's foreignInput says). */
+  refusesForeignInput?: boolean;
 }
 
 /**
@@ -230,9 +276,12 @@ function derivedCase(route: AnyRoute, row: RestCase): TrpcCase {
   return {
     admin: route.auth === 'tenant' && !hasPermission('agent', route.permission),
     byId: row.id,
+    refusesForeignInput: row.foreignInput?.expect === 422,
     input: (ids) => ({
       ...(row.id ? { id: ids[row.id] } : {}),
       ...(route.path.includes('{message_id}') ? { message_id: ids.message } : {}),
+      ...(route.path.includes('{time_off_id}') ? { time_off_id: ids.timeOff } : {}),
+      ...(row.query ? Object.fromEntries(new URLSearchParams(row.query(ids))) : {}),
       ...((row.body?.(ids) as object | undefined) ?? {}),
     }),
   };
@@ -265,6 +314,12 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
   expect(test.status, test.text).toBe(202);
   const key = await t.admin('POST', '/api-keys', { body: { name: 'matrix target' } });
   expect(key.status, key.text).toBe(201);
+  const resource = await givenResource(t.admin);
+  const service = await givenService(t.admin, [resource.id]);
+  const timeOff = await t.admin('POST', `/resources/${resource.id}/time-off`, {
+    body: { start_at: '2031-01-01T00:00:00Z', end_at: '2031-01-02T00:00:00Z' },
+  });
+  expect(timeOff.status, timeOff.text).toBe(201);
   const invitation = await t.admin('POST', '/invitations', {
     body: { email: `invitee-${t.tenantId}@example.test`, role: 'agent' },
   });
@@ -281,6 +336,9 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
     apiKey: key.body.id,
     member: t.agentUserId,
     invitation: invitation.body.id,
+    resource: resource.id,
+    service: service.id,
+    timeOff: timeOff.body.id,
     userId: t.adminUserId,
     agentId: t.agentUserId,
   };
@@ -310,7 +368,14 @@ const STATE_SQL = `
     (select count(*) from password_resets where tenant_id = $1)::int as password_resets,
     (select count(*) from audit_log where tenant_id = $1)::int as audit_entries,
     (select count(*) from payment_provider_connections where tenant_id = $1)::int as payment_providers,
-    (select count(*) from stripe_events where tenant_id = $1)::int as stripe_events`;
+    (select count(*) from stripe_events where tenant_id = $1)::int as stripe_events,
+    (select count(*) from resources where tenant_id = $1)::int as resources,
+    (select max(updated_at) from resources where tenant_id = $1)::text as resources_at,
+    (select string_agg(coalesce(calendar_token_hash, ''), ',' order by id) from resources where tenant_id = $1) as feed_tokens,
+    (select count(*) from services where tenant_id = $1)::int as services,
+    (select max(updated_at) from services where tenant_id = $1)::text as services_at,
+    (select count(*) from time_off where tenant_id = $1)::int as time_off,
+    (select count(*) from timers where tenant_id = $1)::int as timers`;
 
 async function stateOf(tenantId: string) {
   return (await pgPool().query(STATE_SQL, [tenantId])).rows[0];
@@ -322,8 +387,16 @@ let foreignIdList: string[];
 let bAgent: Api;
 let cases = 0;
 
-function pathOf(route: AnyRoute, id: string | undefined, messageId = ownIds.message): string {
-  return route.path.replace('{id}', id ?? 'missing').replace('{message_id}', messageId);
+function pathOf(
+  route: AnyRoute,
+  id: string | undefined,
+  messageId = ownIds.message,
+  timeOffId = ownIds.timeOff,
+): string {
+  return route.path
+    .replace('{id}', id ?? 'missing')
+    .replace('{message_id}', messageId)
+    .replace('{time_off_id}', timeOffId);
 }
 
 function noForeignIds(text: string, where: string) {
@@ -361,16 +434,20 @@ describe('isolation matrix', () => {
       expect(Boolean(row.public), `${route.operationId}: public in the table iff public in the route`).toBe(
         route.auth === 'public',
       );
-      expect(Boolean(row.id), `${route.operationId}: an id kind iff the path has {id}`).toBe(
-        route.path.includes('{id}'),
-      );
+      // A public route is called without a tenant credential: no id of either tenant is filled in.
+      if (!row.public) {
+        expect(Boolean(row.id), `${route.operationId}: an id kind iff the path has {id}`).toBe(
+          route.path.includes('{id}'),
+        );
+      }
       // A public route may name its tenant in the path ({tenant_id}): it has no X-Tenant-ID to check.
       expect(
         route.path
           .replace('{id}', '')
           .replace('{message_id}', '')
+          .replace('{time_off_id}', '')
           .replace(route.auth === 'public' ? '{tenant_id}' : '', ''),
-        `${route.operationId}: only {id} and {message_id} are filled`,
+        `${route.operationId}: only {id}, {message_id} and {time_off_id} are filled`,
       ).not.toMatch(/\{/);
     }
     const names = Object.keys(procedures);
@@ -435,6 +512,13 @@ describe('isolation matrix', () => {
             noForeignIds(res.text, where);
           }
         }
+        if (route.path.includes('{time_off_id}')) {
+          const res = await api(route.method, pathOf(route, ownIds.resource, undefined, foreignIds.timeOff));
+          cases++;
+          const where = `${route.operationId} with B's time off on A's resource as ${who}`;
+          expect([res.status, res.body?.code], where).toEqual([404, 'not_found']);
+          noForeignIds(res.text, where);
+        }
         if (route.path.includes('{message_id}')) {
           const res = await api(route.method, pathOf(route, ownIds.conversation, foreignIds.message));
           cases++;
@@ -456,7 +540,7 @@ describe('isolation matrix', () => {
       }
       // A list route answers only A's resources.
       if (route.method === 'GET' && !row.id) {
-        const res = await a.admin('GET', route.path);
+        const res = await a.admin('GET', route.path + (row.query?.(ownIds) ?? ''));
         cases++;
         expect(res.status, `${route.operationId}: ${res.text.slice(0, 200)}`).toBe(200);
         noForeignIds(res.text, route.operationId);
@@ -549,7 +633,11 @@ describe('isolation matrix', () => {
         const outcome = await call(agent, path, row.input(foreignIds));
         cases++;
         if (row.admin) expect(codeOf(outcome), path).toBe('FORBIDDEN');
-        else expect(['ok', 'NOT_FOUND'], path).toContain(codeOf(outcome));
+        else
+          expect(
+            ['ok', 'NOT_FOUND', ...(row.refusesForeignInput ? ['UNPROCESSABLE_CONTENT'] : [])],
+            path,
+          ).toContain(codeOf(outcome));
       }
       expect(await stateOf(a.tenantId)).toEqual(before);
     });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
+import { findServiceSlots } from '@/server/domain/availability/find-slots';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { DEMO, seedDemoTenant } from '@/server/launcher/seed';
 
 describe('demo seed', () => {
@@ -28,6 +30,23 @@ describe('demo seed', () => {
       const waiting = conversations.find((c) => c.status === 'pending_human');
       expect(waiting?.handoffReason).toBeTruthy();
       expect(await t.message.count({ where: { conversationId: waiting?.id } })).toBe(2);
+
+      // Two resources with weekly hours and two services: real free slots in the coming week.
+      expect(await t.resource.count()).toBe(2);
+      const services = await t.service.findMany();
+      expect(services.map((s) => s.name).sort()).toEqual(['Dental check-up', 'Teeth cleaning']);
+      const today = new Date().toISOString().slice(0, 10);
+      const week = new Date(Date.now() + 6 * 86_400_000).toISOString().slice(0, 10);
+      for (const service of services) {
+        const { days } = await findServiceSlots(operationContext(tenantId, SYSTEM_ACTOR), {
+          service_id: service.id,
+          start: today,
+          end: week,
+          time_zone: 'Europe/Madrid',
+        });
+        expect(Object.values(days).flat().length).toBeGreaterThan(10);
+      }
+      expect(bookings.filter((b) => b.serviceId).length).toBe(2);
 
       const types = new Set((await t.event.findMany()).map((e) => e.type));
       for (const type of [

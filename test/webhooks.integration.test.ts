@@ -179,7 +179,10 @@ describe('events API', () => {
     expect(types).toContain('webhook.test');
     expect(types).toContain('webhook.endpoint.disabled');
     expect(types).toContain('webhook.delivery.exhausted');
-    expect(types).toHaveLength(23);
+    expect(types).toContain('booking.expired');
+    expect(types).toContain('booking.no_show');
+    expect(types).toContain('booking.reminder.sent');
+    expect(types).toHaveLength(26);
   });
 
   it('lists and reads recorded events as envelopes', async () => {

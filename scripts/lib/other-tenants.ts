@@ -32,14 +32,15 @@ export function otherTenantId(t: number): string {
  * load: foreign-key triggers are off for this session (the rows are consistent by construction; it
  * needs a superuser, which the embedded database's user is), and the secondary indexes of the big
  * tables are dropped and built again after the insert, which is several times faster than
- * maintaining them row by row.
+ * maintaining them row by row. Indexes that back a constraint (unique, and the bookings' exclusion
+ * constraint) stay.
  */
 export async function loadOtherTenants(client: pg.Client, o: OtherTenants): Promise<{ deliveries: number }> {
   const { rows: indexes } = await client.query<{ name: string; definition: string }>(
     `select indexname as name, indexdef as definition from pg_indexes
      where schemaname = 'public' and tablename in ('deliveries', 'events', 'delivery_attempts', 'bookings')
        and indexname not like '%_pkey'
-       and indexname not in (select conname from pg_constraint where contype = 'u')`,
+       and indexname not in (select conname from pg_constraint where contype in ('u', 'x'))`,
   );
   await client.query(`set session_replication_role = replica`);
   for (const index of indexes) await client.query(`drop index "${index.name}"`);

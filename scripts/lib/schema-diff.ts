@@ -1,16 +1,26 @@
 // Prisma's schema engine compiled to WebAssembly, driven offline: it replays `prisma/migrations` on
 // an in-memory PGlite shadow database and diffs the result against `prisma/schema.prisma`. The SQL
-// it returns is what `prisma migrate dev` would write.
+// it returns is what `prisma migrate dev` would write. The shadow loads the extensions the migrations
+// create (`btree_gist`, for the bookings' exclusion constraint).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import * as engineBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { readMigrations } from '@/server/db/migrate';
 
 const require = createRequire(import.meta.url);
+
+/** A fresh in-memory PGlite per shadow database, with the extensions the migrations create. */
+const withExtensions = () => new PGlite({ extensions: { btree_gist } });
+class ShadowFactory extends PrismaPGlite {
+  override connectToShadowDb() {
+    return new PrismaPGlite(withExtensions()).connect();
+  }
+}
 let loaded: Promise<typeof engineBindings> | undefined;
 
 function loadEngine(): Promise<typeof engineBindings> {
@@ -37,7 +47,7 @@ export async function pendingSchemaSql(
   const { SchemaEngine } = await loadEngine();
   const schema = readFileSync(schemaPath, 'utf8');
   const files = [{ path: schemaPath, content: schema }];
-  const shadow = bindMigrationAwareSqlAdapterFactory(new PrismaPGlite(new PGlite()));
+  const shadow = bindMigrationAwareSqlAdapterFactory(new ShadowFactory(withExtensions()));
   const engine = await SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, shadow);
   try {
     const migrations = readMigrations(path.resolve(migrationsDir));

@@ -12,10 +12,12 @@ import {
   RotatedApiKey,
 } from '@/server/domain/api-keys/schemas';
 import { AuditLogEntry } from '@/server/domain/audit/schemas';
+import { FreeSlot, SlotList } from '@/server/domain/availability/schemas';
 import {
   Booking,
   CancelBookingInput,
   CreateBookingInput,
+  RescheduleBookingInput,
   UpdateBookingInput,
 } from '@/server/domain/bookings/schemas';
 import { Channel, CreateChannelInput } from '@/server/domain/channels/schemas';
@@ -48,6 +50,23 @@ import {
   RefundPaymentInput,
   SucceedPaymentInput,
 } from '@/server/domain/payments/schemas';
+import {
+  CalendarFeed,
+  CreateResourceInput,
+  CreateTimeOffInput,
+  Resource,
+  TimeOff,
+  TimeRange,
+  UpdateResourceInput,
+  WeeklyHours,
+} from '@/server/domain/resources/schemas';
+import {
+  CreateServiceInput,
+  Money,
+  Reminder,
+  Service,
+  UpdateServiceInput,
+} from '@/server/domain/services/schemas';
 import {
   CreateWebhookInput,
   Delivery,
@@ -87,6 +106,38 @@ component(
     'against the stored value of the field not sent).',
 );
 component(CancelBookingInput, 'CancelBookingRequest', 'The body is optional');
+component(RescheduleBookingInput, 'RescheduleBookingRequest');
+component(FreeSlot, 'Slot', 'A free start of a service and the resources free then');
+component(SlotList, 'SlotList');
+component(
+  Resource,
+  'Resource',
+  'A person, room or piece of equipment that services are booked on, with its weekly hours in its own IANA zone',
+);
+component(CreateResourceInput, 'CreateResourceRequest');
+component(
+  UpdateResourceInput,
+  'UpdateResourceRequest',
+  'Only the fields sent change; weekly_hours is replaced whole',
+);
+component(WeeklyHours, 'WeeklyHours');
+component(TimeRange, 'TimeRange', 'A working interval of one day, local times; end may be 24:00');
+component(TimeOff, 'TimeOff', 'A time the resource is away: it offers no slots and takes no bookings then');
+component(CreateTimeOffInput, 'CreateTimeOffRequest');
+component(CalendarFeed, 'CalendarFeed');
+component(
+  Service,
+  'Service',
+  'What can be booked: duration, resources, buffers, notice, window, slot grid, price, payment and reminders',
+);
+component(CreateServiceInput, 'CreateServiceRequest');
+component(UpdateServiceInput, 'UpdateServiceRequest');
+component(Money, 'Money', 'An amount in integer minor units and its ISO 4217 currency');
+component(
+  Reminder,
+  'BookingReminder',
+  'A WhatsApp template sent before_minutes before a confirmed booking starts',
+);
 component(
   Channel,
   'Channel',

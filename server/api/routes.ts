@@ -6,6 +6,7 @@ import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
 import { auditLogRoutes } from './v1/audit-log';
 import { authRoutes } from './v1/auth';
+import { availabilityRoutes } from './v1/availability';
 import { bookingRoutes } from './v1/bookings';
 import { channelRoutes } from './v1/channels';
 import { conversationRoutes } from './v1/conversations';
@@ -15,6 +16,8 @@ import { memberRoutes } from './v1/members';
 import { metaRoutes } from './v1/meta';
 import { paymentProviderRoutes, stripeWebhookRoutes } from './v1/payment-providers';
 import { paymentRoutes } from './v1/payments';
+import { resourceRoutes } from './v1/resources';
+import { serviceRoutes } from './v1/services';
 import { webhookRoutes } from './v1/webhooks';
 import { whatsappRoutes } from './v1/whatsapp';
 
@@ -23,6 +26,9 @@ export const routes: AnyRoute[] = [
   ...authRoutes,
   ...apiKeyRoutes,
   ...bookingRoutes,
+  ...availabilityRoutes,
+  ...resourceRoutes,
+  ...serviceRoutes,
   ...paymentRoutes,
   ...paymentProviderRoutes,
   ...stripeWebhookRoutes,

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'invitation.revoked',
   'payment_provider.connected',
   'payment_provider.disconnected',
+  'resource.calendar_token_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -29,5 +30,6 @@ export const AUDIT_TARGET_TYPES = [
   'user',
   'invitation',
   'payment_provider',
+  'resource',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -42,6 +42,16 @@ export const EVENT_TYPES = [
   },
   { type: 'booking.cancelled', description: 'A booking was cancelled' },
   { type: 'booking.completed', description: 'A booking was completed' },
+  {
+    type: 'booking.expired',
+    description:
+      'A hold ran out: the pending booking was not confirmed by hold_expires_at, and its slot is free again',
+  },
+  { type: 'booking.no_show', description: 'The customer did not come to a confirmed booking' },
+  {
+    type: 'booking.reminder.sent',
+    description: 'A reminder of the booking’s service reached WhatsApp (data.object is the booking)',
+  },
   { type: 'payment.created', description: 'A payment was created' },
   { type: 'payment.succeeded', description: 'A payment succeeded' },
   { type: 'payment.failed', description: 'A payment failed' },

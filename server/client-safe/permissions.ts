@@ -7,6 +7,10 @@ import type { Role } from './statuses';
 export const PERMISSIONS = {
   'bookings.read': ['admin', 'agent'],
   'bookings.write': ['admin', 'agent'],
+  'resources.read': ['admin', 'agent'],
+  'resources.write': ['admin'],
+  'services.read': ['admin', 'agent'],
+  'services.write': ['admin'],
   'conversations.read': ['admin', 'agent'],
   'conversations.write': ['admin', 'agent'],
   'payments.read': ['admin', 'agent'],

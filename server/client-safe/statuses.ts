@@ -4,7 +4,14 @@
 export const ROLES = ['admin', 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed'] as const;
+export const BOOKING_STATUSES = [
+  'pending',
+  'confirmed',
+  'cancelled',
+  'completed',
+  'expired',
+  'no_show',
+] as const;
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
 export const PAYMENT_PROVIDERS = ['manual', 'stripe'] as const;
 export const CONVERSATION_STATUSES = ['open', 'pending_human', 'resolved'] as const;

@@ -88,6 +88,8 @@ const settingsSchema = z.object({
   WHATSAPP_WINDOW_WARNING: durationSetting('WHATSAPP_WINDOW_WARNING', '1h'),
   /** How long a conversation may wait in the hand-off queue before conversation.handoff.overdue. */
   HANDOFF_SLA: durationSetting('HANDOFF_SLA', '15m'),
+  /** How long a booking of a paid service (payment deposit or full) is held, pending, for its payment. */
+  PAYMENT_HOLD: durationSetting('PAYMENT_HOLD', '30m'),
   /** The largest inbound media file the media route streams (WhatsApp's own limit is 100 MB). */
   WHATSAPP_MEDIA_MAX_BYTES: z.coerce
     .number()

@@ -25,6 +25,10 @@ const TENANT_MODELS = new Set<string>([
   'PasswordReset',
   'PaymentProviderConnection',
   'StripeEvent',
+  'Resource',
+  'TimeOff',
+  'Service',
+  'Timer',
 ]);
 
 const FILTERED = new Set([

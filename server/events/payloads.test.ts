@@ -40,7 +40,11 @@ describe('typed events', () => {
     expect(validatePayload('booking.created', exampleObject('booking.created'), undefined)).toEqual({
       object: exampleObject('booking.created'),
     });
-    const previous = { start_at: '2026-01-01T10:00:00.000Z', end_at: '2026-01-01T11:00:00.000Z' };
+    const previous = {
+      start_at: '2026-01-01T10:00:00.000Z',
+      end_at: '2026-01-01T11:00:00.000Z',
+      resource_id: null,
+    };
     expect(
       validatePayload('booking.rescheduled', exampleObject('booking.rescheduled'), previous).previous,
     ).toEqual(previous);

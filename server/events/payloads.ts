@@ -32,7 +32,14 @@ export const DeliveryExhaustedObject = z.object({
 });
 
 /** `booking.rescheduled`'s `data.previous`: the times the change replaced. */
-export const BookingRescheduledPrevious = z.object({ start_at: Timestamp, end_at: Timestamp });
+export const BookingRescheduledPrevious = z.object({
+  start_at: Timestamp,
+  end_at: Timestamp,
+  resource_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'The resource it held (null for a free-form booking)' }),
+});
 
 interface PayloadSpec {
   object: z.ZodObject;
@@ -61,6 +68,9 @@ export const EVENT_PAYLOADS = {
   'booking.rescheduled': { object: Booking, previous: BookingRescheduledPrevious },
   'booking.cancelled': booking,
   'booking.completed': booking,
+  'booking.expired': booking,
+  'booking.no_show': booking,
+  'booking.reminder.sent': booking,
   'payment.created': payment,
   'payment.succeeded': payment,
   'payment.failed': payment,
@@ -132,6 +142,9 @@ const exampleBooking = (status: z.output<typeof Booking>['status']) => ({
   notes: null,
   metadata: { source: 'website' },
   cancellation_reason: status === 'cancelled' ? 'Customer asked' : null,
+  service_id: 'svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  resource_id: 'res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  hold_expires_at: status === 'pending' || status === 'expired' ? '2026-01-15T10:00:00.000Z' : null,
   created_at: AT,
   updated_at: AT,
 });
@@ -218,6 +231,9 @@ const EXAMPLE_OBJECTS: { [K in EventType]: EventObject<K> } = {
   'booking.rescheduled': exampleBooking('confirmed'),
   'booking.cancelled': exampleBooking('cancelled'),
   'booking.completed': exampleBooking('completed'),
+  'booking.expired': exampleBooking('expired'),
+  'booking.no_show': exampleBooking('no_show'),
+  'booking.reminder.sent': exampleBooking('confirmed'),
   'payment.created': examplePayment('pending'),
   'payment.succeeded': examplePayment('succeeded'),
   'payment.failed': examplePayment('failed'),
@@ -274,7 +290,11 @@ export function exampleEnvelope(type: EventType): {
       type === 'booking.rescheduled'
         ? {
             object: exampleObject(type),
-            previous: { start_at: '2026-01-19T16:00:00.000Z', end_at: '2026-01-19T16:45:00.000Z' },
+            previous: {
+              start_at: '2026-01-19T16:00:00.000Z',
+              end_at: '2026-01-19T16:45:00.000Z',
+              resource_id: 'res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+            },
           }
         : { object: exampleObject(type) },
   };

@@ -37,6 +37,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   endpoint_inactive: 409,
   endpoint_disabled: 409,
   payment_provider_missing: 409,
+  slot_unavailable: 409,
+  resource_in_use: 409,
   rate_limited: 429,
   service_unavailable: 503,
   whatsapp_not_configured: 503,

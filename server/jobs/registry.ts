@@ -3,7 +3,6 @@
 // (server/jobs/run-locally.ts), in Inngest mode one Inngest cron function each
 // (server/delivery/inngest/functions.ts), which is how they run on serverless hosts. Every job is
 // idempotent and safe to run on several instances at once.
-import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
 import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
 import { deleteExpiredEvents } from '@/server/events/retention';
@@ -35,13 +34,6 @@ export const PERIODIC_JOBS: PeriodicJob[] = [
     cron: '* * * * *',
     everyMs: 2_000,
     run: async () => ({ sent: await sendScheduledMessages() }),
-  },
-  {
-    // conversation.window.expiring and conversation.handoff.overdue, each once (CONTRACT §13).
-    name: 'conversation-timers',
-    cron: '* * * * *',
-    everyMs: 30_000,
-    run: () => recordConversationTimers(),
   },
   {
     // EVENT_RETENTION_DAYS: expired events with their deliveries and attempts, 500 per transaction,

@@ -32,7 +32,6 @@ describe('periodic jobs', () => {
     expect(jobsFor('worker').map((j) => j.name)).toEqual([
       'fail-interrupted-messages',
       'send-scheduled-messages',
-      'conversation-timers',
       'delete-expired-events',
       'delete-expired-idempotency-keys',
     ]);

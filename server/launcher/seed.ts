@@ -1,9 +1,11 @@
 // Development only: a demo tenant on first start, so the API and dashboard show something real.
 import { db } from '@/server/db/client';
+import { findServiceSlots } from '@/server/domain/availability/find-slots';
 import { cancelBooking } from '@/server/domain/bookings/cancel-booking';
 import { completeBooking } from '@/server/domain/bookings/complete-booking';
 import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
 import { createBooking } from '@/server/domain/bookings/create-booking';
+import { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import { updateBooking } from '@/server/domain/bookings/update-booking';
 import { registerChannel } from '@/server/domain/channels/register-channel';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
@@ -14,6 +16,10 @@ import { resolveConversation } from '@/server/domain/conversations/resolve-conve
 import { createPayment } from '@/server/domain/payments/create-payment';
 import { refundPayment } from '@/server/domain/payments/refund-payment';
 import { succeedPayment } from '@/server/domain/payments/succeed-payment';
+import { createResource } from '@/server/domain/resources/manage-resources';
+import { CreateResourceInput } from '@/server/domain/resources/schemas';
+import { createService } from '@/server/domain/services/manage-services';
+import { CreateServiceInput } from '@/server/domain/services/schemas';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 
 export const DEMO = {
@@ -116,6 +122,8 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
   await succeedPayment(ctx, { id: refunded.id });
   await refundPayment(ctx, { id: refunded.id });
 
+  await seedServices(ctx);
+
   // A placeholder not connected to Meta: there is no real number for the Graph API to confirm.
   const channel = await registerChannel(ctx, {
     type: 'whatsapp',
@@ -159,4 +167,90 @@ async function seedDemoData(tenantId: string, agentUserId: string): Promise<void
   });
   await assignConversation(ctx, { id: resolved, userId: agentUserId });
   await resolveConversation(ctx, { id: resolved });
+}
+
+/**
+ * Two resources in Madrid with weekly hours and two services on them, so GET /slots shows real free
+ * times; the first free slots of the coming days get a confirmed booking and a hold.
+ */
+async function seedServices(ctx: ReturnType<typeof operationContext>): Promise<void> {
+  const split = [
+    { start: '09:00', end: '13:00' },
+    { start: '14:00', end: '18:00' },
+  ];
+  const doctor = await createResource(
+    ctx,
+    CreateResourceInput.parse({
+      name: 'Dr. Elena López',
+      kind: 'staff',
+      time_zone: 'Europe/Madrid',
+      weekly_hours: {
+        mon: split,
+        tue: split,
+        wed: split,
+        thu: split,
+        fri: [{ start: '09:00', end: '15:00' }],
+      },
+    }),
+  );
+  const room = await createResource(
+    ctx,
+    CreateResourceInput.parse({
+      name: 'Hygiene room',
+      kind: 'room',
+      time_zone: 'Europe/Madrid',
+      weekly_hours: Object.fromEntries(
+        ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((d) => [d, [{ start: '08:00', end: '20:00' }]]),
+      ),
+    }),
+  );
+  const checkUp = await createService(
+    ctx,
+    CreateServiceInput.parse({
+      name: 'Dental check-up',
+      duration_minutes: 30,
+      resource_ids: [doctor.id],
+      buffer_after_minutes: 10,
+      min_notice_minutes: 120,
+      slot_interval_minutes: 30,
+      price: { amount: 4500, currency: 'EUR' },
+    }),
+  );
+  const cleaning = await createService(
+    ctx,
+    CreateServiceInput.parse({
+      name: 'Teeth cleaning',
+      duration_minutes: 45,
+      resource_ids: [room.id, doctor.id],
+      buffer_before_minutes: 5,
+      buffer_after_minutes: 10,
+      slot_interval_minutes: 15,
+      price: { amount: 6000, currency: 'EUR' },
+    }),
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  for (const [service, customer, hold] of [
+    [checkUp, { name: 'Sofia Rossi', email: 'sofia@example.com', phone: '+393331234567' }, false],
+    [cleaning, { name: 'Jonas Weber', email: 'jonas@example.com', phone: '+4915712345678' }, true],
+  ] as const) {
+    const { days } = await findServiceSlots(ctx, {
+      service_id: service.id,
+      start: today,
+      end: inAWeek,
+      time_zone: 'Europe/Madrid',
+    });
+    const slot = Object.values(days).flat()[3];
+    if (!slot) continue;
+    const booking = await createBooking(
+      ctx,
+      CreateBookingInput.parse({
+        service_id: service.id,
+        start_at: slot.start,
+        customer,
+        ...(hold ? { hold_expires_at: new Date(Date.now() + 20 * 3_600_000).toISOString() } : {}),
+      }),
+    );
+    if (!hold) await confirmBooking(ctx, { id: booking.id });
+  }
 }

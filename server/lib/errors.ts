@@ -41,6 +41,8 @@ export const ERROR_CODES = [
   'endpoint_inactive',
   'endpoint_disabled',
   'payment_provider_missing',
+  'slot_unavailable',
+  'resource_in_use',
   // load and availability
   'rate_limited',
   'service_unavailable',

@@ -20,6 +20,10 @@ export const ID_PREFIXES = {
   auditEntry: 'aud',
   invitation: 'inv',
   passwordReset: 'pwr',
+  resource: 'res',
+  service: 'svc',
+  timeOff: 'tof',
+  timer: 'tmr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -7,7 +7,7 @@
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z } from 'zod';
 import { requirePermission } from '@/server/auth/principal';
-import type { AnyTenantRoute, PathParams, Responses } from '@/server/http/route';
+import type { AnyRoute, AnyTenantRoute, PathParams, Responses } from '@/server/http/route';
 import { Errors } from '@/server/lib/errors';
 import { validate } from '@/server/lib/validate';
 import { createTRPCRouter, protectedProcedure } from './init';
@@ -42,10 +42,10 @@ export type ProcedureOf<R extends AnyTenantRoute> = R extends { method: 'GET' }
   ? TRPCQueryProcedure<Def<R>>
   : TRPCMutationProcedure<Def<R>>;
 
-/** Routes that are REST only (a streamed file) have no procedure. */
-type Derivable<R extends AnyTenantRoute> = R extends { restOnly: true } ? never : R;
+/** Tenant routes only (a public one has no session to check), and not those that are REST only (a streamed file). */
+type Derivable<R> = R extends AnyTenantRoute ? (R extends { restOnly: true } ? never : R) : never;
 
-export type ProceduresOf<Routes extends readonly AnyTenantRoute[]> = {
+export type ProceduresOf<Routes extends readonly AnyRoute[]> = {
   [R in Derivable<Routes[number]> as R['operationId']]: ProcedureOf<R>;
 };
 
@@ -105,9 +105,11 @@ export function procedureFrom<R extends AnyTenantRoute>(route: R): ProcedureOf<R
 }
 
 /** A router of every derivable route of a module, each procedure named by the route's operationId. */
-export function routerFrom<const Routes extends readonly AnyTenantRoute[]>(routes: Routes) {
+export function routerFrom<const Routes extends readonly AnyRoute[]>(routes: Routes) {
   const procedures = Object.fromEntries(
-    routes.filter((route) => !route.restOnly).map((route) => [route.operationId, procedureFrom(route)]),
+    routes
+      .filter((route): route is AnyTenantRoute => route.auth === 'tenant' && !route.restOnly)
+      .map((route) => [route.operationId, procedureFrom(route)]),
   );
   return createTRPCRouter(procedures as ProceduresOf<Routes>);
 }

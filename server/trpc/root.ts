@@ -3,6 +3,7 @@
 // REST twin is written by hand: the overview and the one-time-link pages.
 import { apiKeyRoutes } from '@/server/api/v1/api-keys';
 import { auditLogRoutes } from '@/server/api/v1/audit-log';
+import { availabilityRoutes } from '@/server/api/v1/availability';
 import { bookingRoutes } from '@/server/api/v1/bookings';
 import { channelRoutes } from '@/server/api/v1/channels';
 import { conversationRoutes } from '@/server/api/v1/conversations';
@@ -11,6 +12,8 @@ import { eventRoutes } from '@/server/api/v1/events';
 import { memberRoutes } from '@/server/api/v1/members';
 import { paymentProviderRoutes } from '@/server/api/v1/payment-providers';
 import { paymentRoutes } from '@/server/api/v1/payments';
+import { resourceRoutes } from '@/server/api/v1/resources';
+import { serviceRoutes } from '@/server/api/v1/services';
 import { webhookRoutes } from '@/server/api/v1/webhooks';
 import { routerFrom } from './from-route';
 import { createCallerFactory, createTRPCRouter } from './init';
@@ -20,13 +23,15 @@ import { overviewRouter } from './routers/overview';
 export const appRouter = createTRPCRouter({
   apiKeys: routerFrom(apiKeyRoutes),
   auditLog: routerFrom(auditLogRoutes),
-  bookings: routerFrom(bookingRoutes),
+  bookings: routerFrom([...bookingRoutes, ...availabilityRoutes]),
   channels: routerFrom(channelRoutes),
   conversations: routerFrom(conversationRoutes),
   events: routerFrom(eventRoutes),
   members: routerFrom(memberRoutes),
   payments: routerFrom(paymentRoutes),
   paymentProviders: routerFrom(paymentProviderRoutes),
+  resources: routerFrom(resourceRoutes),
+  services: routerFrom(serviceRoutes),
   webhooks: routerFrom([...webhookRoutes, ...deliveryRoutes]),
   links: linksRouter,
   overview: overviewRouter,

@@ -5,6 +5,7 @@ import { inngestFunctions } from '@/server/delivery/inngest/functions';
 import { problemResponse } from '@/server/http/problem';
 import { Errors } from '@/server/lib/errors';
 import { newRequestId } from '@/server/lib/ids';
+import { timerFunctions } from '@/server/timers/inngest';
 
 // The Inngest engine's functions (DELIVERY_ENGINE=inngest), invoked by Inngest over HTTP. The SDK
 // checks the signature of every call that runs a function. A PUT, though, may ask for an
@@ -14,7 +15,7 @@ import { newRequestId } from '@/server/lib/ids';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const handlers = serve({ client: inngest, functions: inngestFunctions });
+const handlers = serve({ client: inngest, functions: [...inngestFunctions, ...timerFunctions] });
 
 export const { GET, POST } = handlers;
 

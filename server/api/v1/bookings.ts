@@ -5,11 +5,14 @@ import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { getBooking } from '@/server/domain/bookings/get-booking';
 import { listBookings } from '@/server/domain/bookings/list-bookings';
+import { markNoShow } from '@/server/domain/bookings/no-show-booking';
+import { rescheduleBooking } from '@/server/domain/bookings/reschedule-booking';
 import {
   Booking,
   BookingListQuery,
   CancelBookingInput,
   CreateBookingInput,
+  RescheduleBookingInput,
   UpdateBookingInput,
 } from '@/server/domain/bookings/schemas';
 import { updateBooking } from '@/server/domain/bookings/update-booking';
@@ -17,8 +20,8 @@ import { json, tenantRoute } from '@/server/http/route';
 
 const tag = 'Bookings';
 const TRANSITIONS =
-  'States: pending → confirmed | cancelled; confirmed → cancelled | completed; cancelled and completed ' +
-  'are final.';
+  'States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | ' +
+  'no_show; cancelled, completed, expired and no_show are final.';
 
 export const bookingRoutes = [
   tenantRoute({
@@ -30,7 +33,7 @@ export const bookingRoutes = [
     summary: "List the tenant's bookings",
     description:
       'Filters: status, from/to (on start_at, from inclusive, to exclusive), customer_email ' +
-      '(case-insensitive).',
+      '(case-insensitive), customer_phone (by its digits), service_id, resource_id.',
     query: BookingListQuery,
     responses: { 200: { description: 'One page, newest first', schema: listOf(Booking, 'BookingList') } },
     handler: async ({ ctx, query }) => json(200, await listBookings(ctx, query)),
@@ -42,9 +45,19 @@ export const bookingRoutes = [
     tag,
     permission: 'bookings.write',
     summary: 'Create a booking (starts pending)',
-    description: 'Emits booking.created. end_at must be after start_at (422).',
+    description:
+      'Emits booking.created. With service_id, a booking of that service: end_at = start_at + duration (sending ' +
+      'end_at is a 422); it is placed on resource_id, or on the service’s free resource with the fewest bookings ' +
+      'that day (when that one is taken concurrently, the next free one). Free means what GET /slots says (the ' +
+      'start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: ' +
+      'PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the ' +
+      'service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it ' +
+      'becomes expired within seconds and frees its slot (booking.expired). A service with payment deposit or full ' +
+      'is held for PAYMENT_HOLD (default 30 min). customer.phone is E.164 (the + optional), returned as +digits. ' +
+      'Without service_id the booking is free-form: end_at is required and it blocks nothing.',
     body: CreateBookingInput,
     responses: { 201: { description: 'Created', schema: Booking } },
+    errors: [409],
     handler: async ({ ctx, body }) => json(201, await createBooking(ctx, body)),
   }),
   tenantRoute({
@@ -65,8 +78,10 @@ export const bookingRoutes = [
     permission: 'bookings.write',
     summary: 'Change or reschedule a booking',
     description:
-      'Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at}. A ' +
-      'cancelled or completed booking cannot be changed (409 invalid_transition).',
+      'Changing start_at or end_at emits booking.rescheduled with data.previous = {start_at, end_at, resource_id}. ' +
+      'On a booking of a service a new start_at follows the reschedule rule (POST /bookings/{id}/reschedule) and ' +
+      'end_at cannot be sent (422). A cancelled, completed, expired or no-show booking cannot be changed (409 ' +
+      'invalid_transition).',
     body: UpdateBookingInput,
     responses: { 200: { description: 'The updated booking', schema: Booking } },
     errors: [409],
@@ -80,7 +95,7 @@ export const bookingRoutes = [
     tag,
     permission: 'bookings.write',
     summary: 'Confirm a pending booking',
-    description: `Emits booking.confirmed. ${TRANSITIONS}`,
+    description: `Emits booking.confirmed and plans the service's reminders. A hold whose hold_expires_at has passed cannot be confirmed (409). ${TRANSITIONS}`,
     responses: { 200: { description: 'The confirmed booking', schema: Booking } },
     handler: async ({ ctx, params }) => json(200, await confirmBooking(ctx, { id: params.id })),
   }),
@@ -108,5 +123,33 @@ export const bookingRoutes = [
     description: `Emits booking.completed. ${TRANSITIONS}`,
     responses: { 200: { description: 'The completed booking', schema: Booking } },
     handler: async ({ ctx, params }) => json(200, await completeBooking(ctx, { id: params.id })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/bookings/{id}/reschedule',
+    operationId: 'rescheduleBooking',
+    tag,
+    permission: 'bookings.write',
+    summary: 'Move a pending or confirmed booking to another time',
+    description:
+      'The same checks as a new booking, the booking’s own interval not counting against it. Without resource_id ' +
+      'it keeps its resource when that one is free, else it is placed like a new booking. 409 slot_unavailable ' +
+      'leaves it untouched; 409 invalid_transition for a booking in another state. Emits booking.rescheduled with ' +
+      'data.previous = {start_at, end_at, resource_id}; reminders follow the new time (none for the old one).',
+    body: RescheduleBookingInput,
+    responses: { 200: { description: 'The moved booking', schema: Booking } },
+    handler: async ({ ctx, params, body }) =>
+      json(200, await rescheduleBooking(ctx, { id: params.id, ...body })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/bookings/{id}/no-show',
+    operationId: 'markBookingNoShow',
+    tag,
+    permission: 'bookings.write',
+    summary: 'Record that the customer did not come',
+    description: `confirmed → no_show, once start_at has passed (before: 409 invalid_transition). Emits booking.no_show. ${TRANSITIONS}`,
+    responses: { 200: { description: 'The booking, now no_show', schema: Booking } },
+    handler: async ({ ctx, params }) => json(200, await markNoShow(ctx, { id: params.id })),
   }),
 ];

@@ -1,30 +1,125 @@
-import type { Prisma } from '@/server/db/generated/client';
+import { settings } from '@/server/config/settings';
+import type { Booking, Prisma, Service } from '@/server/db/generated/client';
+import type { TenantTx } from '@/server/db/tenant-scope';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
+import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import { syncBookingTimers } from './booking-timers';
+import { amountDue, startCheckout } from './checkout';
+import {
+  activeService,
+  blockedInterval,
+  firstThatCommits,
+  freeInOrder,
+  loadCandidates,
+  lockResource,
+  PLACEMENT_TX,
+  refusalFor,
+  slotUnavailable,
+} from './placement';
 import { serializeBooking } from './serialize';
 
-/** A new booking starts `pending`; emits booking.created. */
-export function createBooking(ctx: OperationContext, input: CreateBookingInput) {
+const MAX_HOLD_MS = 24 * 3_600_000;
+
+/**
+ * A new booking starts `pending`; emits booking.created. With `service_id` it is a booking of that
+ * service: end = start + duration, placed on a free resource of the service (the one asked for, or the
+ * free one with the fewest bookings that day; when it is taken concurrently, the next free one), the
+ * overlap refused by the database itself. 409 slot_unavailable, with nothing stored, when none was free.
+ * A paid service holds the booking for PAYMENT_HOLD. Without `service_id` it is free-form and blocks
+ * nothing.
+ */
+export async function createBooking(ctx: OperationContext, input: CreateBookingInput) {
+  const now = Date.now();
+  const hold = input.hold_expires_at ? new Date(input.hold_expires_at) : null;
+  if (hold && (hold.getTime() <= now || hold.getTime() > now + MAX_HOLD_MS)) {
+    throw Errors.validation([
+      { path: 'hold_expires_at', message: 'Must be in the future and at most 24 h ahead' },
+    ]);
+  }
+  if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
   const { db, tenantId } = ctx;
   return db.$transaction(async (tx) => {
     const row = await tx.booking.create({
       data: {
-        id: newId('booking'),
-        tenantId,
-        customerName: input.customer.name,
-        customerEmail: input.customer.email ?? null,
-        customerPhone: input.customer.phone ?? null,
+        ...common(ctx, input),
         service: input.service ?? null,
         startAt: new Date(input.start_at),
-        endAt: new Date(input.end_at),
-        notes: input.notes ?? null,
-        metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+        endAt: new Date(input.end_at as string),
+        holdExpiresAt: hold,
       },
     });
+    await syncBookingTimers(tx, row, null);
     const object = serializeBooking(row);
     await recordEvent(tx, { tenantId, type: 'booking.created', object });
     return object;
   });
+}
+
+function common(ctx: OperationContext, input: CreateBookingInput) {
+  return {
+    id: newId('booking'),
+    tenantId: ctx.tenantId,
+    customerName: input.customer.name,
+    customerEmail: input.customer.email ?? null,
+    customerPhone: input.customer.phone ?? null,
+    notes: input.notes ?? null,
+    metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+  };
+}
+
+async function createServiceBooking(
+  ctx: OperationContext,
+  input: CreateBookingInput,
+  serviceId: string,
+  asked: Date | null,
+  now: number,
+) {
+  const { db } = ctx;
+  const service = await activeService(db, serviceId);
+  const start = Date.parse(input.start_at);
+  // A paid service is held for its payment (the earlier of the caller's hold and PAYMENT_HOLD).
+  const paymentHold = amountDue(service) ? new Date(now + settings().PAYMENT_HOLD) : null;
+  const hold = asked && paymentHold ? (asked < paymentHold ? asked : paymentHold) : (asked ?? paymentHold);
+  const candidates = await loadCandidates(db, { service, start, resourceId: input.resource_id });
+  const { free, reasons } = freeInOrder(service, candidates, start, now);
+  if (free.length === 0) throw refusalFor(reasons);
+  const booked = await firstThatCommits(free, (candidate) =>
+    db.$transaction(
+      (tx) => insertServiceBooking(tx, ctx, input, service, candidate.resource.id, start, hold),
+      PLACEMENT_TX,
+    ),
+  );
+  if (booked) return booked;
+  throw slotUnavailable('Every free resource of the service was taken at that time by a concurrent booking');
+}
+
+async function insertServiceBooking(
+  tx: TenantTx,
+  ctx: OperationContext,
+  input: CreateBookingInput,
+  service: Service,
+  resourceId: string,
+  start: number,
+  hold: Date | null,
+) {
+  await lockResource(tx, ctx.tenantId, resourceId);
+  const row: Booking = await tx.booking.create({
+    data: {
+      ...common(ctx, input),
+      service: service.name,
+      serviceId: service.id,
+      resourceId,
+      ...blockedInterval(service, start),
+      holdExpiresAt: hold,
+    },
+  });
+  await syncBookingTimers(tx, row, service);
+  const object = serializeBooking(row);
+  await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
+  // The payment step (Stripe Checkout) joins here, in the booking's transaction.
+  await startCheckout(tx, ctx, { booking: row, service });
+  return object;
 }

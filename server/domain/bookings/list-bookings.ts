@@ -21,6 +21,9 @@ export function listBookings(ctx: OperationContext, query: z.output<typeof Booki
             ? { customerEmail: { equals: query.customer_email, mode: 'insensitive' as const } }
             : {}),
           ...(query.from || query.to ? { startAt } : {}),
+          ...(query.customer_phone ? { customerPhone: `+${query.customer_phone.replace(/^\+/, '')}` } : {}),
+          ...(query.service_id ? { serviceId: query.service_id } : {}),
+          ...(query.resource_id ? { resourceId: query.resource_id } : {}),
         },
         orderBy: { id: 'desc' },
         take,

@@ -5,6 +5,14 @@ import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
 export const BookingStatus = z.enum(BOOKING_STATUSES);
 
+/** An international number (E.164, the leading + optional); stored as +digits, matched by its digits. */
+export const PhoneNumber = z
+  .string()
+  .trim()
+  .regex(/^\+?[1-9][0-9]{6,14}$/, 'An international number (E.164), e.g. +34600111222')
+  .transform((v) => `+${v.replace(/^\+/, '')}`)
+  .meta({ example: '+34600111222' });
+
 export const Booking = z.object({
   id: z.string().meta({ example: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
   status: BookingStatus,
@@ -19,6 +27,14 @@ export const Booking = z.object({
   notes: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   cancellation_reason: z.string().nullable(),
+  service_id: z.string().nullable().meta({ description: 'The service booked (null: a free-form booking)' }),
+  resource_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'The resource it holds (null: a free-form booking)' }),
+  hold_expires_at: Timestamp.nullable().meta({
+    description: 'A pending booking not confirmed by then becomes expired and frees its slot',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -31,6 +47,13 @@ export const BookingListQuery = ListQuery.extend({
     .meta({ description: 'Bookings starting at or after this time' }),
   to: z.iso.datetime({ offset: true }).optional().meta({ description: 'Bookings starting before this time' }),
   customer_email: z.string().email().optional(),
+  customer_phone: z
+    .string()
+    .regex(/^\+?[0-9]{5,20}$/, 'Digits, optionally with a leading +')
+    .optional()
+    .meta({ description: 'Bookings whose customer has this number (compared by its digits)' }),
+  service_id: z.string().min(1).max(64).optional(),
+  resource_id: z.string().min(1).max(64).optional(),
 });
 
 const when = z.iso
@@ -46,22 +69,70 @@ const Metadata = z
 const Customer = z.object({
   name: text(200),
   email: z.string().trim().email().max(LIMITS.email).optional().nullable(),
-  phone: z.string().trim().min(3).max(40).optional().nullable(),
+  phone: PhoneNumber.optional().nullable(),
 });
 
 const endsAfterStart = (b: { start_at?: string; end_at?: string }) =>
   !b.start_at || !b.end_at || new Date(b.end_at).getTime() > new Date(b.start_at).getTime();
 
+const holdUntil = when.meta({
+  description:
+    'A hold: the booking stays pending until then and expires (freeing its slot) unless confirmed; in the future, ' +
+    'at most 24 h ahead',
+});
+
 export const CreateBookingInput = z
   .object({
     customer: Customer,
-    service: text(200).optional().nullable(),
+    service_id: z.string().min(1).max(64).optional().meta({
+      description:
+        'Book a service: end_at follows from its duration (sending end_at is a 422), the slot is checked',
+    }),
+    resource_id: z.string().min(1).max(64).optional().meta({
+      description:
+        'With service_id: this resource of the service (else the free one with the fewest bookings that day)',
+    }),
+    service: text(200)
+      .optional()
+      .nullable()
+      .meta({ description: 'Free-form bookings: a label for what is booked' }),
     start_at: when,
-    end_at: when,
+    end_at: when.optional().meta({ description: 'Required without service_id; never with it' }),
     notes: z.string().max(5000).optional().nullable(),
     metadata: Metadata.optional().nullable(),
+    hold_expires_at: holdUntil.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.service_id && b.end_at !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['end_at'],
+        message: 'Follows from the service duration: do not send it',
+      });
+    if (!b.service_id && b.end_at === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['end_at'],
+        message: 'Required for a booking without service_id',
+      });
+    if (!b.service_id && b.resource_id !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['resource_id'], message: 'Only with service_id' });
+    if (b.service_id && b.service != null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['service'],
+        message: 'Not with service_id (the service names it)',
+      });
   })
   .refine(endsAfterStart, { path: ['end_at'], message: 'Must be after start_at' });
+
+export const RescheduleBookingInput = z.object({
+  start_at: when,
+  resource_id: z.string().min(1).max(64).optional().meta({
+    description:
+      'Move to this resource of the service (else it keeps its own when free, or is placed like a new booking)',
+  }),
+});
 
 export const UpdateBookingInput = z
   .object({
@@ -81,3 +152,4 @@ export const CancelBookingInput = z.object({
 export type CreateBookingInput = z.output<typeof CreateBookingInput>;
 export type UpdateBookingInput = z.output<typeof UpdateBookingInput>;
 export type CancelBookingInput = z.output<typeof CancelBookingInput>;
+export type RescheduleBookingInput = z.output<typeof RescheduleBookingInput>;

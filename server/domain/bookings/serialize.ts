@@ -12,6 +12,9 @@ export function serializeBooking(b: Booking) {
     notes: b.notes,
     metadata: (b.metadata as Record<string, unknown> | null) ?? null,
     cancellation_reason: b.cancellationReason,
+    service_id: b.serviceId,
+    resource_id: b.resourceId,
+    hold_expires_at: b.holdExpiresAt?.toISOString() ?? null,
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
   };

@@ -1,51 +1,110 @@
 import type { EventType } from '@/server/client-safe/event-catalog';
+import type { Prisma } from '@/server/db/generated/client';
 import type { BookingStatus } from '@/server/db/generated/enums';
+import type { TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
+import { syncBookingTimers } from './booking-timers';
+import { isOverlapRefusal, lockResource, slotUnavailable } from './placement';
 import { type BookingResource, serializeBooking } from './serialize';
 
 /**
- * The booking state machine (CONTRACT §4): pending → confirmed | cancelled;
- * confirmed → cancelled | completed; cancelled and completed are final.
+ * The booking state machine (see the OpenAPI description of the booking actions): pending → confirmed |
+ * cancelled | expired; confirmed → cancelled | completed | no_show; cancelled, completed, expired and
+ * no_show are final, except that a late payment may confirm an expired booking while its slot is still
+ * free (`confirmExpiredBooking`, the one way out of expired).
  */
-export const BOOKING_TRANSITIONS: Record<'confirmed' | 'cancelled' | 'completed', BookingStatus[]> = {
+export const BOOKING_TRANSITIONS: Record<
+  'confirmed' | 'cancelled' | 'completed' | 'expired' | 'no_show',
+  BookingStatus[]
+> = {
   confirmed: ['pending'],
   cancelled: ['pending', 'confirmed'],
   completed: ['confirmed'],
+  expired: ['pending'],
+  no_show: ['confirmed'],
 };
 
-export const FINAL_BOOKING_STATES: BookingStatus[] = ['cancelled', 'completed'];
+export const FINAL_BOOKING_STATES: BookingStatus[] = ['cancelled', 'completed', 'expired', 'no_show'];
+export const ACTIVE_BOOKING_STATES: BookingStatus[] = ['pending', 'confirmed'];
+
+interface TransitionInput {
+  id: string;
+  to: keyof typeof BOOKING_TRANSITIONS;
+  event: EventType;
+  cancellationReason?: string | null;
+  /** Only when this also holds (a time condition); refused like an illegal transition otherwise. */
+  when?: Prisma.BookingWhereInput;
+  /** Why `when` failed, for the 409. */
+  whenRefusal?: string;
+}
 
 /**
- * Moves a booking to `to` and records `event` in one transaction. The conditional update is the
- * guard: of two concurrent transitions only one finds the booking still in an allowed state.
+ * Moves a booking to `to` and records `event` in one transaction, re-planning its timers. The
+ * conditional update is the guard: of two concurrent transitions only one finds the booking still in
+ * an allowed state.
  */
-export function transitionBooking(
-  ctx: OperationContext,
-  input: {
-    id: string;
-    to: keyof typeof BOOKING_TRANSITIONS;
-    event: EventType;
-    cancellationReason?: string | null;
-  },
+export function transitionBooking(ctx: OperationContext, input: TransitionInput): Promise<BookingResource> {
+  return ctx.db.$transaction((tx) => transitionIn(tx, ctx.tenantId, input));
+}
+
+export async function transitionIn(
+  tx: TenantTx,
+  tenantId: string,
+  input: TransitionInput,
 ): Promise<BookingResource> {
-  const { db, tenantId } = ctx;
-  return db.$transaction(async (tx) => {
+  const [row] = await tx.booking.updateManyAndReturn({
+    where: { id: input.id, status: { in: BOOKING_TRANSITIONS[input.to] }, ...(input.when ?? {}) },
+    data: {
+      status: input.to,
+      ...(input.to === 'cancelled' ? { cancellationReason: input.cancellationReason ?? null } : {}),
+    },
+  });
+  if (!row) {
+    const current = await tx.booking.findUnique({ where: { id: input.id }, select: { status: true } });
+    if (!current) throw Errors.notFound('Booking');
+    if (input.whenRefusal && BOOKING_TRANSITIONS[input.to].includes(current.status))
+      throw Errors.invalidTransition(input.whenRefusal);
+    throw Errors.invalidTransition(`A ${current.status} booking cannot become ${input.to}`);
+  }
+  await syncBookingTimers(tx, row);
+  const object = serializeBooking(row);
+  await recordEvent(tx, { tenantId, type: input.event, object });
+  return object;
+}
+
+/**
+ * expired → confirmed, for a payment that arrives after its hold ended: the booking blocks its slot
+ * again, which the exclusion constraint allows only while no other booking took it (409
+ * slot_unavailable otherwise, nothing changed). Emits booking.confirmed. Runs in the caller's
+ * transaction (the payment's); a refusal inside it aborts that transaction, so callers that must go
+ * on (a refund) run it in a savepoint or a transaction of its own.
+ */
+export async function confirmExpiredBooking(tx: TenantTx, tenantId: string, input: { id: string }) {
+  try {
+    const target = await tx.booking.findUnique({ where: { id: input.id }, select: { resourceId: true } });
+    if (target?.resourceId) await lockResource(tx, tenantId, target.resourceId);
+    await tx.$executeRaw`savepoint confirm_expired`;
     const [row] = await tx.booking.updateManyAndReturn({
-      where: { id: input.id, status: { in: BOOKING_TRANSITIONS[input.to] } },
-      data: {
-        status: input.to,
-        ...(input.to === 'cancelled' ? { cancellationReason: input.cancellationReason ?? null } : {}),
-      },
+      where: { id: input.id, status: 'expired' },
+      data: { status: 'confirmed' },
     });
+    await tx.$executeRaw`release savepoint confirm_expired`;
     if (!row) {
       const current = await tx.booking.findUnique({ where: { id: input.id }, select: { status: true } });
       if (!current) throw Errors.notFound('Booking');
-      throw Errors.invalidTransition(`A ${current.status} booking cannot become ${input.to}`);
+      throw Errors.invalidTransition(`A ${current.status} booking cannot be confirmed after expiring`);
     }
+    await syncBookingTimers(tx, row);
     const object = serializeBooking(row);
-    await recordEvent(tx, { tenantId, type: input.event, object });
+    await recordEvent(tx, { tenantId, type: 'booking.confirmed', object });
     return object;
-  });
+  } catch (error) {
+    if (isOverlapRefusal(error)) {
+      await tx.$executeRaw`rollback to savepoint confirm_expired`;
+      throw slotUnavailable('The slot of this expired booking has been taken since');
+    }
+    throw error;
+  }
 }

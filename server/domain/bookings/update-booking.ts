@@ -3,6 +3,8 @@ import type { UpdateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { AppError, Errors } from '@/server/lib/errors';
+import { syncBookingTimers } from './booking-timers';
+import { rescheduleBooking } from './reschedule-booking';
 import { serializeBooking } from './serialize';
 import { FINAL_BOOKING_STATES } from './transition';
 
@@ -18,7 +20,26 @@ export async function updateBooking(
   input: { id: string; changes: UpdateBookingInput },
 ) {
   const { db, tenantId } = ctx;
-  const { changes } = input;
+  let { changes } = input;
+  // A booking of a service moves by the reschedule rule (checked, placed, atomic); its end follows.
+  const target = await db.booking.findUnique({
+    where: { id: input.id },
+    select: { serviceId: true, startAt: true, status: true },
+  });
+  if (target?.serviceId && !FINAL_BOOKING_STATES.includes(target.status)) {
+    if (changes.end_at !== undefined) {
+      throw Errors.validation([
+        { path: 'end_at', message: 'Follows from the service duration: change start_at' },
+      ]);
+    }
+    if (changes.start_at !== undefined) {
+      if (Date.parse(changes.start_at) !== target.startAt.getTime()) {
+        await rescheduleBooking(ctx, { id: input.id, start_at: changes.start_at });
+      }
+      const { start_at: _moved, ...rest } = changes;
+      changes = rest;
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     const outcome = await db.$transaction(async (tx) => {
       const current = await tx.booking.findUnique({ where: { id: input.id } });
@@ -56,13 +77,18 @@ export async function updateBooking(
         },
       });
       if (!row) return null;
+      await syncBookingTimers(tx, row); // a phone added or removed changes the reminders
       const object = serializeBooking(row);
       if (rescheduled) {
         await recordEvent(tx, {
           tenantId,
           type: 'booking.rescheduled',
           object,
-          previous: { start_at: current.startAt.toISOString(), end_at: current.endAt.toISOString() },
+          previous: {
+            start_at: current.startAt.toISOString(),
+            end_at: current.endAt.toISOString(),
+            resource_id: current.resourceId,
+          },
         });
       }
       return object;

@@ -1,16 +1,114 @@
-// The conversation timers (CONTRACT §13), run by the periodic jobs: `conversation.window.expiring`
-// once per WhatsApp customer service window, WHATSAPP_WINDOW_WARNING before it closes, and
-// `conversation.handoff.overdue` once per hand-off that waited longer than HANDOFF_SLA. "Once" is
-// kept in the row itself (`window_warned_for`, `handoff_overdue_at`) by a conditional update in the
-// event's transaction, so instances running this at once, or a restart, never record one twice.
+// The conversation timers: `conversation.window.expiring` once per WhatsApp customer service window,
+// WHATSAPP_WINDOW_WARNING before it closes, and `conversation.handoff.overdue` once per hand-off that
+// waited longer than HANDOFF_SLA. They are precise timers (server/timers): planned in the transaction
+// that opens a window or queues a hand-off, fired within seconds of their time. "Once" is kept in the
+// row itself (`window_warned_for`, `handoff_overdue_at`) by a conditional update in the event's
+// transaction, which also marks the timer fired, so restarts and several instances never repeat one.
+
 import { settings } from '@/server/config/settings';
 import { db } from '@/server/db/client';
-import { forTenant } from '@/server/db/tenant-scope';
+import type { Conversation } from '@/server/db/generated/client';
+import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
 import { recordEvent } from '@/server/events/record';
+import { type DueTimer, markFired, planTimers, replanTimer, type TimerPlan } from '@/server/timers/plan';
 import { serializeConversation } from './serialize';
 
 const BATCH = 500;
 
+/** The timers a conversation needs in its current state (planned in the caller's transaction). */
+export async function planConversationTimers(tx: TenantTx, c: Conversation): Promise<void> {
+  const { WHATSAPP_WINDOW_WARNING, HANDOFF_SLA } = settings();
+  const plans: TimerPlan[] = [];
+  const closesAt = c.windowExpiresAt;
+  if (
+    c.channel === 'whatsapp' &&
+    closesAt &&
+    closesAt > new Date() &&
+    c.windowWarnedFor?.getTime() !== closesAt.getTime()
+  ) {
+    plans.push({
+      kind: 'conversation.window',
+      dueAt: new Date(closesAt.getTime() - WHATSAPP_WINDOW_WARNING),
+    });
+  }
+  if (c.status === 'pending_human' && c.handoffAt && !c.handoffOverdueAt) {
+    plans.push({ kind: 'conversation.handoff', dueAt: new Date(c.handoffAt.getTime() + HANDOFF_SLA) });
+  }
+  await planTimers(tx, {
+    tenantId: c.tenantId,
+    subjectId: c.id,
+    kinds: ['conversation.window', 'conversation.handoff'],
+    plans,
+  });
+}
+
+/** conversation.window.expiring for one conversation, if its window closes within the warning; once. */
+async function warnWindow(tx: TenantTx, tenantId: string, id: string, now: Date): Promise<number | Date> {
+  const { WHATSAPP_WINDOW_WARNING } = settings();
+  const c = await tx.conversation.findUnique({ where: { id } });
+  const closesAt = c?.windowExpiresAt;
+  if (c?.channel !== 'whatsapp' || !closesAt || closesAt <= now) return 0;
+  if (c.windowWarnedFor?.getTime() === closesAt.getTime()) return 0;
+  const dueAt = new Date(closesAt.getTime() - WHATSAPP_WINDOW_WARNING);
+  if (dueAt > now) return dueAt; // not yet (the setting grew since the timer was planned)
+  const [row] = await tx.conversation.updateManyAndReturn({
+    where: {
+      id,
+      windowExpiresAt: closesAt,
+      OR: [{ windowWarnedFor: null }, { windowWarnedFor: { not: closesAt } }],
+    },
+    data: { windowWarnedFor: closesAt },
+  });
+  if (!row) return 0;
+  await recordEvent(tx, {
+    tenantId,
+    type: 'conversation.window.expiring',
+    object: serializeConversation(row),
+  });
+  return 1;
+}
+
+/** conversation.handoff.overdue for one conversation, if its hand-off waited longer than HANDOFF_SLA; once. */
+async function markOverdue(tx: TenantTx, tenantId: string, id: string, now: Date): Promise<number | Date> {
+  const { HANDOFF_SLA } = settings();
+  const c = await tx.conversation.findUnique({ where: { id } });
+  if (c?.status !== 'pending_human' || !c.handoffAt || c.handoffOverdueAt) return 0;
+  const dueAt = new Date(c.handoffAt.getTime() + HANDOFF_SLA);
+  if (dueAt > now) return dueAt;
+  const [row] = await tx.conversation.updateManyAndReturn({
+    where: { id, status: 'pending_human', handoffAt: c.handoffAt, handoffOverdueAt: null },
+    data: { handoffOverdueAt: now },
+  });
+  if (!row) return 0;
+  await recordEvent(tx, {
+    tenantId,
+    type: 'conversation.handoff.overdue',
+    object: serializeConversation(row),
+  });
+  return 1;
+}
+
+/** A conversation timer fires (server/timers): its event at most once, or a re-plan when it woke early. */
+export async function fireConversationTimer(
+  timer: DueTimer,
+  now = new Date(),
+): Promise<'recorded' | 'nothing' | 'stale'> {
+  return forTenant(timer.tenantId).$transaction(async (tx) => {
+    if (!(await markFired(tx, timer))) return 'stale';
+    const run = timer.kind === 'conversation.window' ? warnWindow : markOverdue;
+    const outcome = await run(tx, timer.tenantId, timer.subjectId, now);
+    if (outcome instanceof Date) {
+      await replanTimer(tx, { id: timer.id, dueAt: outcome });
+      return 'nothing';
+    }
+    return outcome === 1 ? 'recorded' : 'nothing';
+  });
+}
+
+/**
+ * Every due conversation timer's event, found by scanning the conversations (a repair pass and a test
+ * helper; the timers fire these on their own). Idempotent and safe on several instances at once.
+ */
 export async function recordConversationTimers(
   now = new Date(),
 ): Promise<{ expiring: number; overdue: number }> {
@@ -21,50 +119,27 @@ export async function recordConversationTimers(
       channel: 'whatsapp',
       windowExpiresAt: { gt: now, lte: new Date(now.getTime() + WHATSAPP_WINDOW_WARNING) },
     },
-    select: { id: true, tenantId: true, windowExpiresAt: true, windowWarnedFor: true },
+    select: { id: true, tenantId: true },
     take: BATCH,
   });
   let expiring = 0;
   for (const c of closing) {
-    const closesAt = c.windowExpiresAt as Date;
-    if (c.windowWarnedFor?.getTime() === closesAt.getTime()) continue;
-    expiring += await forTenant(c.tenantId).$transaction(async (tx) => {
-      const [row] = await tx.conversation.updateManyAndReturn({
-        where: {
-          id: c.id,
-          windowExpiresAt: closesAt,
-          OR: [{ windowWarnedFor: null }, { windowWarnedFor: { not: closesAt } }],
-        },
-        data: { windowWarnedFor: closesAt },
-      });
-      if (!row) return 0;
-      const object = serializeConversation(row);
-      await recordEvent(tx, { tenantId: c.tenantId, type: 'conversation.window.expiring', object });
-      return 1;
-    });
+    const outcome = await forTenant(c.tenantId).$transaction((tx) => warnWindow(tx, c.tenantId, c.id, now));
+    if (outcome === 1) expiring++;
   }
-
   const waiting = await db().conversation.findMany({
     where: {
       status: 'pending_human',
       handoffOverdueAt: null,
       handoffAt: { lte: new Date(now.getTime() - HANDOFF_SLA) },
     },
-    select: { id: true, tenantId: true, handoffAt: true },
+    select: { id: true, tenantId: true },
     take: BATCH,
   });
   let overdue = 0;
   for (const c of waiting) {
-    overdue += await forTenant(c.tenantId).$transaction(async (tx) => {
-      const [row] = await tx.conversation.updateManyAndReturn({
-        where: { id: c.id, status: 'pending_human', handoffAt: c.handoffAt, handoffOverdueAt: null },
-        data: { handoffOverdueAt: now },
-      });
-      if (!row) return 0;
-      const object = serializeConversation(row);
-      await recordEvent(tx, { tenantId: c.tenantId, type: 'conversation.handoff.overdue', object });
-      return 1;
-    });
+    const outcome = await forTenant(c.tenantId).$transaction((tx) => markOverdue(tx, c.tenantId, c.id, now));
+    if (outcome === 1) overdue++;
   }
   return { expiring, overdue };
 }

@@ -20,7 +20,7 @@ export function handoffConversation(
         handledBy: 'human',
         handoffReason: input.reason,
         handoffSummary: input.summary ?? null,
-        // The HANDOFF_SLA clock starts (conversation-timers.ts).
+        // The HANDOFF_SLA clock starts: transitionConversation plans its timer (conversation-timers.ts).
         handoffAt: new Date(),
         handoffOverdueAt: null,
       },

@@ -1,6 +1,7 @@
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
+import { planConversationTimers } from './conversation-timers';
 import { serializeConversation, serializeMessage } from './serialize';
 
 class DuplicateMessage extends Error {}
@@ -113,6 +114,11 @@ export async function receiveMessage(
           },
         });
       }
+      // The window (re)opened, a resolved conversation reopened: its timers follow (conversation-timers.ts).
+      await planConversationTimers(
+        tx,
+        await tx.conversation.findUniqueOrThrow({ where: { id: conversation.id } }),
+      );
       const message = await tx.message.findUniqueOrThrow({ where: { id: messageId } });
       await recordEvent(tx, {
         tenantId,

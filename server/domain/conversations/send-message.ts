@@ -1,4 +1,6 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
+import type { TenantTx } from '@/server/db/tenant-scope';
+import { serializeBooking } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
@@ -6,6 +8,7 @@ import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
 import { decryptSecret } from '@/server/security/secret-box';
 import { type OutboundContent, type SendResult, sendWhatsAppMessage } from '@/server/whatsapp/graph-client';
+import { planConversationTimers } from './conversation-timers';
 import type { SendMessageInput } from './schemas';
 import { serializeMessage } from './serialize';
 
@@ -105,7 +108,11 @@ export async function attemptSend(ctx: OperationContext, message: Message, loade
     if (!row) return serializeMessage(await tx.message.findUniqueOrThrow({ where: { id: message.id } }));
     // Meta says the window is closed: believe it, so the next reply offers a template.
     if (!result.ok && result.reason.includes(WINDOW_CLOSED_CODE) && windowOpen(conversation)) {
-      await tx.conversation.update({ where: { id: conversation.id }, data: { windowExpiresAt: new Date() } });
+      const closed = await tx.conversation.update({
+        where: { id: conversation.id },
+        data: { windowExpiresAt: new Date() },
+      });
+      await planConversationTimers(tx, closed);
     }
     const object = serializeMessage(row);
     await recordEvent(tx, {
@@ -113,6 +120,12 @@ export async function attemptSend(ctx: OperationContext, message: Message, loade
       type: result.ok ? 'conversation.message.sent' : 'conversation.message.failed',
       object,
     });
+    // A booking reminder reached WhatsApp (on its first send, or a later one after Meta's rate limit).
+    if (result.ok && row.reminderBookingId) {
+      const booking = await tx.booking.findUnique({ where: { id: row.reminderBookingId } });
+      if (booking)
+        await recordEvent(tx, { tenantId, type: 'booking.reminder.sent', object: serializeBooking(booking) });
+    }
     return object;
   });
 }
@@ -127,6 +140,38 @@ function outboundContent(input: SendMessageInput): OutboundContent {
   if (input.template) return { type: 'template', template: input.template };
   if (input.media) return { type: 'media', media: input.media };
   return { type: 'text', text: input.text as string };
+}
+
+/**
+ * Stores an outbound message `queued` in the caller's transaction (a booking reminder, server/timers),
+ * for `attemptSend` to send after commit. No window check: callers send templates only.
+ */
+export async function queueOutboundMessage(
+  tx: TenantTx,
+  input: {
+    tenantId: string;
+    conversationId: string;
+    content: OutboundContent;
+    now?: Date;
+    /** A booking reminder: booking.reminder.sent is recorded when WhatsApp accepts the message. */
+    reminderBookingId?: string;
+  },
+): Promise<Message> {
+  const now = input.now ?? new Date();
+  const message = await tx.message.create({
+    data: {
+      id: newId('message'),
+      tenantId: input.tenantId,
+      conversationId: input.conversationId,
+      direction: 'outbound',
+      ...storedContent(input.content),
+      status: 'queued',
+      reminderBookingId: input.reminderBookingId ?? null,
+      createdAt: now,
+    },
+  });
+  await tx.conversation.update({ where: { id: input.conversationId }, data: { lastMessageAt: now } });
+  return message;
 }
 
 /** The columns an outbound message keeps: its kind, a readable text, and the template or file. */

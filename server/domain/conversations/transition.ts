@@ -3,6 +3,7 @@ import type { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
+import { planConversationTimers } from './conversation-timers';
 import { type ConversationResource, serializeConversation } from './serialize';
 
 /**
@@ -32,6 +33,7 @@ export async function transitionConversation(
     if (!current) throw Errors.notFound('Conversation');
     throw Errors.invalidTransition(input.refusal(current));
   }
+  await planConversationTimers(tx, row);
   const object = serializeConversation(row);
   await recordEvent(tx, { tenantId, type: input.event, object });
   return object;

@@ -1,0 +1,213 @@
+// Bookings: slot search for a 31-day range over 20 resources with 5,000 bookings (p95, and its ratio
+// to a plain indexed read of one booking measured in the same rounds), and booking throughput under
+// contention (many clients racing for few slots: bookings/s, attempts/s and the share of 409s, with
+// the database checked afterwards for any overlap).
+import pg from 'pg';
+import { percentile, withBenchDatabase } from './_database';
+import { type BenchResult, median, round } from './_results';
+
+const RESOURCES = 20;
+const BOOKINGS = 5_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const RUNS = Number(process.env.BENCH_SLOT_RUNS ?? 60);
+const CLIENTS = 16;
+const ATTEMPTS_PER_CLIENT = 60;
+
+export function run(): Promise<BenchResult> {
+  return withBenchDatabase('bookings', measure);
+}
+
+async function measure(url: string): Promise<BenchResult> {
+  const { createTenantWithAdmin } = await import('@/server/domain/tenants');
+  const { operationContext, SYSTEM_ACTOR } = await import('@/server/domain/context');
+  const { createResource } = await import('@/server/domain/resources/manage-resources');
+  const { CreateResourceInput } = await import('@/server/domain/resources/schemas');
+  const { createService } = await import('@/server/domain/services/manage-services');
+  const { CreateServiceInput } = await import('@/server/domain/services/schemas');
+  const { findServiceSlots } = await import('@/server/domain/availability/find-slots');
+  const { getBooking } = await import('@/server/domain/bookings/get-booking');
+  const { createBooking } = await import('@/server/domain/bookings/create-booking');
+  const { CreateBookingInput } = await import('@/server/domain/bookings/schemas');
+  const { AppError } = await import('@/server/lib/errors');
+
+  const { tenantId } = await createTenantWithAdmin({
+    name: 'Bench clinic',
+    adminEmail: 'bench@bookings.test',
+    adminPassword: 'bench password long enough',
+  });
+  const ctx = operationContext(tenantId, SYSTEM_ACTOR);
+  const hours = [
+    { start: '08:00', end: '13:00' },
+    { start: '14:00', end: '20:00' },
+  ];
+  const week = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, hours]));
+  const resources = [];
+  for (let i = 0; i < RESOURCES; i++) {
+    resources.push(
+      await createResource(
+        ctx,
+        CreateResourceInput.parse({
+          name: `Resource ${i}`,
+          time_zone: i % 2 ? 'Europe/Madrid' : 'America/New_York',
+          weekly_hours: week,
+        }),
+      ),
+    );
+  }
+  const service = await createService(
+    ctx,
+    CreateServiceInput.parse({
+      name: 'Bench service',
+      duration_minutes: 30,
+      resource_ids: resources.map((r) => r.id),
+      buffer_before_minutes: 5,
+      buffer_after_minutes: 5,
+      slot_interval_minutes: 15,
+      booking_window_days: 730,
+    }),
+  );
+  // 5,000 bookings spread over the 31 days (250 per resource), written in SQL.
+  const first = new Date(Date.now() + 7 * 86_400_000);
+  first.setUTCHours(0, 0, 0, 0);
+  const startDate = first.toISOString().slice(0, 10);
+  const endDate = new Date(first.getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(
+    `insert into bookings (id, tenant_id, status, customer_name, service, service_id, resource_id,
+       start_at, end_at, blocked_from, blocked_until, updated_at)
+     select 'bkg_' || lpad(n::text, 26, '0'), $1::uuid, case when n % 3 = 0 then 'pending' else 'confirmed' end::"BookingStatus",
+       'Customer ' || n, 'Bench service', $2, (array[${resources.map((r) => `'${r.id}'`).join(',')}])[1 + n % ${RESOURCES}],
+       s, s + interval '30 minutes', s - interval '5 minutes', s + interval '35 minutes', now()
+     from generate_series(0, $3 - 1) n,
+       lateral (select $4::timestamptz + ((n / ${RESOURCES}) % 31) * interval '1 day'
+         + (10 + (n / ${RESOURCES * 31}) * 1) * interval '1 hour' + (n % 3) * interval '10 minutes' as s) t`,
+    [tenantId, service.id, BOOKINGS, first.toISOString()],
+  );
+  await client.query('vacuum analyze');
+  const bookingId = `bkg_${'0'.repeat(25)}7`;
+
+  const search = () =>
+    findServiceSlots(ctx, {
+      service_id: service.id,
+      start: startDate,
+      end: endDate,
+      time_zone: 'Europe/Madrid',
+    });
+  const read = () => getBooking(ctx, { id: bookingId });
+  const sample = await search();
+  const slotCount = Object.values(sample.days).reduce((n, list) => n + list.length, 0);
+  for (let i = 0; i < 5; i++) {
+    await search();
+    await read();
+  }
+  const timed = async (call: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      await call();
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const rounds: { search: number; read: number }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const s = percentile(await timed(search), 95);
+    const b = percentile(await timed(read), 95);
+    rounds.push({ search: s, read: b });
+    console.log(`round ${r + 1}: slot search p95 ${s.toFixed(1)} ms, indexed read p95 ${b.toFixed(2)} ms`);
+  }
+  const searchP95 = median(rounds.map((x) => x.search));
+  const ratio = median(rounds.map((x) => x.search / x.read));
+  console.log(
+    `slot search, 31 days × ${RESOURCES} resources, ${BOOKINGS} bookings (${slotCount} free slots): p95 ${searchP95.toFixed(1)} ms ` +
+      `(${ratio.toFixed(1)} × an indexed read)`,
+  );
+
+  // Contention: CLIENTS concurrent clients, each ATTEMPTS_PER_CLIENT bookings at random starts among
+  // few slots (2 resources × 8 hourly starts × 5 days = 80 places for 960 attempts).
+  const contested = await createService(
+    ctx,
+    CreateServiceInput.parse({
+      name: 'Contested',
+      duration_minutes: 60,
+      resource_ids: [resources[0].id, resources[2].id],
+      booking_window_days: 730,
+    }),
+  );
+  const day0 = new Date(Date.now() + 60 * 86_400_000);
+  day0.setUTCHours(0, 0, 0, 0);
+  let created = 0;
+  let refused = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let i = 0; i < ATTEMPTS_PER_CLIENT; i++) {
+        const k = (c * 7919 + i * 104_729) % 40;
+        // New York hours 08:00–13:00 local are 13:00–18:00Z in winter, 12:00–17:00Z in summer: 13:00–17:00Z is inside.
+        const start = new Date(
+          day0.getTime() + Math.floor(k / 8) * 86_400_000 + (13 * 60 + (k % 8) * 30) * 60_000,
+        );
+        try {
+          await createBooking(
+            ctx,
+            CreateBookingInput.parse({
+              service_id: contested.id,
+              start_at: start.toISOString(),
+              customer: { name: `C${c}` },
+            }),
+          );
+          created++;
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'slot_unavailable') refused++;
+          else {
+            errors++;
+            if (errors < 3) console.error(error);
+          }
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const attempts = CLIENTS * ATTEMPTS_PER_CLIENT;
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from bookings a join bookings b on a.resource_id = b.resource_id and a.id < b.id
+     where a.service_id = $1 and b.service_id = $1 and a.status in ('pending','confirmed') and b.status in ('pending','confirmed')
+       and tstzrange(a.blocked_from, a.blocked_until, '[)') && tstzrange(b.blocked_from, b.blocked_until, '[)')`,
+    [contested.id],
+  );
+  await client.end();
+  console.log(
+    `contention: ${CLIENTS} clients, ${attempts} attempts in ${seconds.toFixed(1)} s: ${(attempts / seconds).toFixed(0)} attempts/s, ` +
+      `${created} booked (${(created / seconds).toFixed(1)} bookings/s), ${refused} × 409 (${((refused / attempts) * 100).toFixed(1)} %), ` +
+      `${errors} other errors, ${rows[0].n} overlaps`,
+  );
+  return {
+    ratios: {
+      slots_p95_ms_31d: round(searchP95, 1),
+      slots_vs_read: round(ratio, 2),
+      booking_contention_per_s: round(created / seconds, 1),
+      booking_contention_409_share: round(refused / attempts, 3),
+    },
+    raw: {
+      slots: {
+        rounds,
+        free_slots: slotCount,
+        resources: RESOURCES,
+        bookings: BOOKINGS,
+        runs_per_round: RUNS,
+      },
+      contention: {
+        clients: CLIENTS,
+        attempts,
+        created,
+        refused,
+        errors,
+        seconds: round(seconds, 2),
+        overlaps: rows[0].n,
+        attempts_per_s: round(attempts / seconds, 1),
+      },
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// GET /slots: the free starts of a service over local dates of a time zone, from data read in two
+// queries (the service with its resources; every block of those resources in the range) and the pure
+// engine (engine.ts).
+
+import { engineResource } from '@/server/domain/bookings/placement';
+import type { OperationContext } from '@/server/domain/context';
+import { engineService } from '@/server/domain/services/serialize';
+import { Errors } from '@/server/lib/errors';
+import { findSlots, groupByDay, type Interval } from './engine';
+import { addDays, canonicalTimeZone, datesBetween, daysBetween, startOfDay } from './time-zones';
+
+export const MAX_SLOT_DAYS = 31;
+const MINUTE = 60_000;
+
+export interface SlotQuery {
+  service_id: string;
+  start: string;
+  end: string;
+  time_zone: string;
+  resource_id?: string;
+}
+
+export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, now = Date.now()) {
+  const zone = canonicalTimeZone(query.time_zone);
+  if (!zone) throw Errors.validation([{ path: 'time_zone', message: 'Unknown IANA time zone' }]);
+  const span = daysBetween(query.start, query.end);
+  if (span < 0) throw Errors.validation([{ path: 'end', message: 'Must not be before start' }]);
+  if (span + 1 > MAX_SLOT_DAYS)
+    throw Errors.validation([{ path: 'end', message: `At most ${MAX_SLOT_DAYS} days` }]);
+  const { db, tenantId } = ctx;
+  const service = await db.service.findUnique({ where: { id: query.service_id } });
+  if (!service) throw Errors.validation([{ path: 'service_id', message: 'No such service' }]);
+  if (query.resource_id && !service.resourceIds.includes(query.resource_id)) {
+    throw Errors.validation([{ path: 'resource_id', message: 'Not a resource of this service' }]);
+  }
+  const days = datesBetween(query.start, query.end);
+  const dayStarts = days.map((d) => startOfDay(d, zone));
+  const range: Interval = { from: dayStarts[0], until: startOfDay(addDays(query.end, 1), zone) };
+  const ids = query.resource_id ? [query.resource_id] : service.resourceIds;
+  const resources = service.isActive
+    ? await db.resource.findMany({ where: { id: { in: ids }, isActive: true } })
+    : [];
+  const windowFrom = new Date(range.from - service.bufferBeforeMinutes * MINUTE);
+  const windowUntil = new Date(range.until + (service.durationMinutes + service.bufferAfterMinutes) * MINUTE);
+  // Every block of these resources that can touch a slot of the range, in one query; the bookings'
+  // side is served by the exclusion constraint's GiST index.
+  // Every block of these resources that can touch a slot of the range, in one query (the bookings'
+  // side is served by the exclusion constraint's GiST index), one row per resource with its blocks as
+  // arrays of epoch milliseconds: thousands of bookings cost a few rows to read.
+  const rows =
+    resources.length === 0
+      ? []
+      : await db.$queryRaw<{ resource_id: string; froms: number[]; untils: number[] }[]>`
+        select resource_id, array_agg(from_ms) as froms, array_agg(until_ms) as untils from (
+          select resource_id, (extract(epoch from blocked_from) * 1000)::float8 as from_ms,
+            (extract(epoch from blocked_until) * 1000)::float8 as until_ms
+          from bookings
+          where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
+            and status in ('pending', 'confirmed') and resource_id is not null
+            and tstzrange(blocked_from, blocked_until, '[)') && tstzrange(${windowFrom}::timestamptz, ${windowUntil}::timestamptz, '[)')
+          union all
+          select resource_id, (extract(epoch from start_at) * 1000)::float8, (extract(epoch from end_at) * 1000)::float8
+          from time_off
+          where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
+            and start_at < ${windowUntil}::timestamptz and end_at > ${windowFrom}::timestamptz
+        ) b group by resource_id`;
+  const byResource = new Map<string, Interval[]>(resources.map((r) => [r.id, []]));
+  for (const row of rows) {
+    const list = byResource.get(row.resource_id);
+    if (!list) continue;
+    for (let i = 0; i < row.froms.length; i++)
+      list.push({ from: Number(row.froms[i]), until: Number(row.untils[i]) });
+  }
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const slots = findSlots({
+    service: engineService(service),
+    resources: resources
+      .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
+      .map((r) => ({ resource: engineResource(r), blocks: byResource.get(r.id) ?? [] })),
+    range,
+    now,
+  });
+  const grouped = groupByDay(slots, days, dayStarts);
+  return {
+    service_id: service.id,
+    time_zone: zone,
+    days: Object.fromEntries(
+      Object.entries(grouped).map(([day, list]) => [
+        day,
+        list.map((s) => ({
+          start: new Date(s.start).toISOString(),
+          end: new Date(s.end).toISOString(),
+          resource_ids: s.resourceIds,
+        })),
+      ]),
+    ),
+  };
+}

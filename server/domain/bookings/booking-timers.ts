@@ -1,0 +1,37 @@
+// The timers a booking needs in its current state, planned in the transaction of every change to it
+// (server/timers/plan.ts): a pending booking with a hold expires at hold_expires_at; a confirmed
+// booking whose customer has a phone gets each reminder of its service `before_minutes` before its
+// start. A reminder already due when planned is not planned (so it is never sent late), and any other
+// state has no timers: a cancelled or moved booking never fires for its old time.
+import type { Booking, Service } from '@/server/db/generated/client';
+import type { TenantTx } from '@/server/db/tenant-scope';
+import { remindersOf } from '@/server/domain/services/serialize';
+import { planTimers, type TimerPlan } from '@/server/timers/plan';
+
+export async function syncBookingTimers(
+  tx: TenantTx,
+  booking: Booking,
+  service?: Service | null,
+  now = new Date(),
+): Promise<void> {
+  const plans: TimerPlan[] = [];
+  if (booking.status === 'pending' && booking.holdExpiresAt) {
+    plans.push({ kind: 'booking.hold', dueAt: booking.holdExpiresAt });
+  }
+  if (booking.status === 'confirmed' && booking.customerPhone && booking.serviceId) {
+    const svc =
+      service !== undefined && service?.id === booking.serviceId
+        ? service
+        : await tx.service.findUnique({ where: { id: booking.serviceId } });
+    remindersOf(svc ?? { reminders: [] }).forEach((reminder, i) => {
+      const dueAt = new Date(booking.startAt.getTime() - reminder.before_minutes * 60_000);
+      if (dueAt > now) plans.push({ kind: 'booking.reminder', key: String(i), dueAt });
+    });
+  }
+  await planTimers(tx, {
+    tenantId: booking.tenantId,
+    subjectId: booking.id,
+    kinds: ['booking.hold', 'booking.reminder'],
+    plans,
+  });
+}
