@@ -270,7 +270,9 @@ describe('exactly once: two workers on one database, and a restart', () => {
     try {
       const r = await allDay();
       const s = await givenService(a.admin, [r.id], { duration_minutes: 15 });
-      const hold = new Date(Date.now() + 2_000).toISOString();
+      // Far enough ahead that all 30 are made before any is due, even on a loaded machine; then they fall
+      // due together, with both workers claiming.
+      const hold = new Date(Date.now() + 15_000).toISOString();
       const day = dayFromNow(4);
       const ids: string[] = [];
       for (let i = 0; i < 30; i++) {
@@ -285,14 +287,14 @@ describe('exactly once: two workers on one database, and a restart', () => {
       await eventually(async () => {
         const events = await eventsOf(a.tenantId, { type: 'booking.expired' });
         expect(ids.every((id) => events.some((e) => e.data.object.id === id))).toBe(true);
-      }, 10_000);
+      }, 30_000);
       await sleep(1_000);
       const events = await eventsOf(a.tenantId, { type: 'booking.expired' });
       for (const id of ids) expect(events.filter((e) => e.data.object.id === id)).toHaveLength(1);
     } finally {
       await second.stop();
     }
-  });
+  }, 60_000);
 
   it('a timer due while no worker runs fires once after the restart, and never again', async () => {
     await worker.stop();

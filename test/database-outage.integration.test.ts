@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebSession } from '@/server/auth/web-sessions';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
+import { forTenant } from '@/server/db/tenant-scope';
 import { startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { appRouter } from '@/server/trpc/root';
@@ -83,10 +84,15 @@ describe('a database outage', () => {
       await traffic;
       expect(statuses.get(503)).toBeGreaterThan(0);
       expect(committed.length).toBeGreaterThan(0);
-      // Every committed change's event reaches the receiver once the database is back.
-      const delivered = await receiver.waitFor(committed.length, 30_000);
+      // Every committed change's event reaches the receiver once the database is back. Committed means
+      // in the database: a request whose COMMIT went through while the connection dropped before the
+      // answer came back was answered 503 but is committed, and its event must arrive too.
+      const stored = await forTenant(tenant.tenantId).booking.findMany({ select: { id: true } });
+      const inDatabase = stored.map((b) => b.id);
+      expect(inDatabase).toEqual(expect.arrayContaining(committed));
+      const delivered = await receiver.waitFor(inDatabase.length, 30_000);
       const objects = delivered.map((w) => JSON.parse(w.body).data.object.id as string);
-      expect(new Set(objects)).toEqual(new Set(committed));
+      expect(new Set(objects)).toEqual(new Set(inDatabase));
     } finally {
       await worker.stop();
       await receiver.close();
