@@ -202,6 +202,11 @@ export class FakeStripe {
     this.faults.push({ path, fault, times, method });
   }
 
+  /** Forgets every fault not yet met. */
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
   /** The requests the service made, optionally of one method and path pattern. */
   requestsTo(method: string, path: RegExp): StripeRequest[] {
     return this.requests.filter((r) => r.method === method && path.test(r.path));
@@ -211,6 +216,11 @@ export class FakeStripe {
     const found = this.sessions.get(id);
     if (!found) throw new Error(`fake Stripe: no session ${id}`);
     return found.session;
+  }
+
+  /** Every Checkout Session created with this account's key, oldest first. */
+  sessionsOf(account: FakeAccount): Json[] {
+    return [...this.sessions.values()].filter((s) => s.accountId === account.id).map((s) => s.session);
   }
 
   /** Every refund made against this payment intent, oldest first. */
