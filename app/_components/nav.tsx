@@ -27,6 +27,7 @@ const MAIN: NavItem[] = [
 export const SETTINGS: NavItem[] = [
   { href: '/settings/webhooks', label: 'Webhooks', permission: 'webhooks.read' },
   { href: '/settings/api-keys', label: 'API keys', permission: 'api_keys.read' },
+  { href: '/settings/payments', label: 'Payments', permission: 'payment_providers.read' },
   { href: '/settings/team', label: 'Team', permission: 'members.read' },
   { href: '/settings/audit-log', label: 'Audit log', permission: 'audit_log.read' },
 ];

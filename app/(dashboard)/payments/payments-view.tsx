@@ -24,6 +24,8 @@ import {
 import { useAction } from '@/app/_components/use-action';
 import { useViewer } from '@/app/_components/viewer';
 import { PAYMENT_STATUSES } from '@/server/client-safe/statuses';
+import { PaymentProviderCell, RefundedAmount } from './payment-parts';
+import { RefundDialog } from './refund-dialog';
 
 const FILTERS = ['all', ...PAYMENT_STATUSES] as const;
 type Filter = (typeof FILTERS)[number];
@@ -126,7 +128,10 @@ export function PaymentsView() {
                 );
                 return (
                   <Tr key={p.id} data-testid={`payment-${p.id}`}>
-                    <Td className="whitespace-nowrap tabular-nums">{amount}</Td>
+                    <Td className="whitespace-nowrap tabular-nums">
+                      {amount}
+                      <RefundedAmount payment={p} />
+                    </Td>
                     <Td>
                       <StatusBadge status={p.status} />
                     </Td>
@@ -134,20 +139,31 @@ export function PaymentsView() {
                       {p.booking_id ? <Code>{p.booking_id}</Code> : <span className="text-muted">—</span>}
                     </Td>
                     <Td>
-                      {p.provider}
-                      {p.provider_ref && <div className="text-sm break-all text-muted">{p.provider_ref}</div>}
+                      <PaymentProviderCell payment={p} />
                     </Td>
                     <Td>
                       <Time value={p.created_at} />
                     </Td>
                     {canChange && (
                       <Td actions>
+                        {/* A Stripe payment follows Stripe; only manual ones are moved by hand. */}
                         {p.status === 'pending' &&
+                          p.provider === 'manual' &&
                           action('Mark succeeded', 'is marked succeeded', succeed.mutateAsync)}
                         {p.status === 'pending' &&
+                          p.provider === 'manual' &&
                           action('Mark failed', 'is marked failed', fail.mutateAsync, true)}
-                        {p.status === 'succeeded' &&
-                          action('Refund', 'is refunded', refund.mutateAsync, true)}
+                        {p.status === 'succeeded' && (
+                          <RefundDialog
+                            payment={p}
+                            trigger={
+                              <Button size="sm" variant="danger" disabled={busy}>
+                                Refund
+                              </Button>
+                            }
+                            onRefund={(value) => refund.mutateAsync({ id: p.id, amount: value })}
+                          />
+                        )}
                       </Td>
                     )}
                   </Tr>
