@@ -54,7 +54,14 @@ export function PaymentsView() {
   });
   const succeed = useAction(trpc.payments.succeedPayment.mutationOptions(), done('marked succeeded'));
   const fail = useAction(trpc.payments.failPayment.mutationOptions(), done('marked failed'));
-  const refund = useAction(trpc.payments.refundPayment.mutationOptions(), done('refunded'));
+  const refund = useAction(trpc.payments.refundPayment.mutationOptions(), {
+    feedback,
+    invalidate: [trpc.payments.pathKey()],
+    success: (p) =>
+      p.status === 'refunded'
+        ? `Payment of ${formatMoney(p.amount, p.currency)} refunded`
+        : `Refunded ${formatMoney(p.refunded_amount, p.currency)} of ${formatMoney(p.amount, p.currency)} so far`,
+  });
   const busy = succeed.isPending || fail.isPending || refund.isPending;
 
   function filterByBooking(event: FormEvent<HTMLFormElement>) {

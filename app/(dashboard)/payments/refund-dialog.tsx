@@ -91,7 +91,9 @@ export function RefundDialog({
       <DialogTrigger asChild>{trigger}</DialogTrigger>
       <DialogContent>
         <form onSubmit={next} noValidate className="flex flex-col gap-3" aria-label="Refund">
-          <DialogTitle>{review === null ? `Refund ${payment.id}` : `Refund ${money(review)}?`}</DialogTitle>
+          <DialogTitle>
+            {review === null ? `Refund a payment of ${money(payment.amount)}` : `Refund ${money(review)}?`}
+          </DialogTitle>
           <DialogDescription>
             {review === null
               ? `Paid ${money(payment.amount)}; refunded so far ${money(payment.refunded_amount)}; ${money(remaining)} remains.`

@@ -86,8 +86,36 @@ export function PaymentSettingsView() {
     if (!input.webhook_secret) missing.webhook_secret = 'Paste the signing secret (whsec_…)';
     setErrors(missing);
     if (Object.keys(missing).length > 0) return;
-    connect.mutate(input, { onError: (error) => setErrors(fieldErrorsOf(error)) });
+    connect.mutate(input, {
+      onError: (error) => {
+        const atFields = fieldErrorsOf(error);
+        setErrors(atFields);
+        // Shown at the fields it names, not twice.
+        if (Object.keys(atFields).length > 0) feedback.clear();
+      },
+    });
   }
+
+  const webhookUrl = (url: string) => (
+    <div className="flex min-w-0 flex-col gap-2 sm:flex-row sm:items-center">
+      <Code className="break-all" data-testid="stripe-webhook-url">
+        {url}
+      </Code>
+      <CopyButton value={url} size="sm" variant="secondary" label="Copy URL" />
+    </div>
+  );
+  const instructions = (
+    <Notice tone="info">
+      In Stripe (Developers › Webhooks) add the webhook URL as an endpoint for the events{' '}
+      {STRIPE_EVENTS.map((e, i) => (
+        <span key={e}>
+          {i > 0 && ', '}
+          <Code>{e}</Code>
+        </span>
+      ))}
+      ; its signing secret (whsec_…) goes in the form.
+    </Notice>
+  );
 
   const form = (replacing: boolean) => (
     <form
@@ -111,7 +139,7 @@ export function PaymentSettingsView() {
       </Field>
       <Field
         label="Webhook signing secret"
-        hint="The signing secret (whsec_…) of the Stripe webhook endpoint that points at the webhook URL below."
+        hint="The signing secret (whsec_…) of the Stripe webhook endpoint that points at the webhook URL shown here."
         error={errors.webhook_secret}
       >
         <Input
@@ -159,7 +187,12 @@ export function PaymentSettingsView() {
                   title="Stripe"
                   description="Not connected. Bookings of services with a deposit or full payment are refused until it is."
                 />
-                <CardBody>
+                <CardBody className="flex flex-col gap-4">
+                  <div className="flex flex-col gap-1 text-sm">
+                    <span className="font-semibold">Webhook URL</span>
+                    {webhookUrl(list.stripe_webhook_url)}
+                  </div>
+                  {instructions}
                   {canChange ? form(false) : <EmptyState>Only an admin can connect Stripe.</EmptyState>}
                 </CardBody>
               </Card>
@@ -217,23 +250,9 @@ export function PaymentSettingsView() {
                     <Code>…{stripe.webhook_secret_last4}</Code>
                   </dd>
                   <dt className="font-semibold">Webhook URL</dt>
-                  <dd className="flex min-w-0 flex-col gap-2 sm:flex-row sm:items-center">
-                    <Code className="break-all" data-testid="stripe-webhook-url">
-                      {stripe.webhook_url}
-                    </Code>
-                    <CopyButton value={stripe.webhook_url} size="sm" variant="secondary" label="Copy URL" />
-                  </dd>
+                  <dd className="min-w-0">{webhookUrl(stripe.webhook_url)}</dd>
                 </dl>
-                <Notice tone="info" className="mt-4">
-                  In Stripe (Developers › Webhooks) add this URL as an endpoint for the events{' '}
-                  {STRIPE_EVENTS.map((e, i) => (
-                    <span key={e}>
-                      {i > 0 && ', '}
-                      <Code>{e}</Code>
-                    </span>
-                  ))}
-                  , and paste its signing secret here.
-                </Notice>
+                <div className="mt-4">{instructions}</div>
                 {editing && canChange && <div className="mt-6">{form(true)}</div>}
               </CardBody>
             </Card>
