@@ -3232,6 +3232,12 @@ export interface components {
         PaymentProviderList: {
             /** @description The connected providers (none: an empty list) */
             data: components["schemas"]["PaymentProviderConnection"][];
+            /**
+             * Format: uri
+             * @description This tenant's inbound URL for Stripe's events, also before Stripe is connected: create the Stripe webhook endpoint with it first, then connect (PUT /payment-providers/stripe) with its signing secret
+             * @example https://switchboard.example.com/api/v1/payment-providers/stripe/webhook/9b2d6c1e-3f4a-4b5c-8d7e-6f5a4b3c2d1e
+             */
+            stripe_webhook_url: string;
         };
         /**
          * @description What became of a Stripe event
