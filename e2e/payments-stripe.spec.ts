@@ -48,10 +48,14 @@ async function paidBooking() {
 
 test('an admin connects Stripe, a customer pays a booking, and the admin refunds part of it', async ({
   page,
+  browser,
 }) => {
   const { stripe, tenantId } = fixtures();
   await signInToDashboard(page, fixtures().admin);
-  await page.getByRole('link', { name: 'Payments' }).last().click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Payment settings' })
+    .click();
   await expect(page).toHaveURL(/\/settings\/payments$/);
   await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
 
@@ -133,6 +137,19 @@ test('an admin connects Stripe, a customer pays a booking, and the admin refunds
   const payment = await api('GET', `/payments/${booking.payment.id}`);
   expect(payment.body).toMatchObject({ status: 'succeeded', refunded_amount: 1250 });
   await screens(page, 'payments-stripe-refunded');
+
+  // An agent reads payments but changes none, and cannot open the Stripe settings.
+  const agentContext = await browser.newContext();
+  const agentPage = await agentContext.newPage();
+  await signInToDashboard(agentPage, fixtures().agent);
+  await agentPage.goto('/payments');
+  const agentRow = agentPage.getByTestId(`payment-${booking.payment.id}`);
+  await expect(agentRow.getByTestId('refunded-amount')).toHaveText('refunded €12.50');
+  await expect(agentRow.getByRole('button')).toHaveCount(0);
+  await agentPage.goto('/settings/payments');
+  await expect(agentPage.getByRole('heading', { name: 'Admins only' })).toBeVisible();
+  await expect(agentPage.getByText(stripe.id)).toHaveCount(0);
+  await agentContext.close();
 
   // Disconnecting asks first; then the connect form is back.
   await page.goto('/settings/payments');
