@@ -26,6 +26,8 @@ if (!env.E2E_DATA_DIR) {
 }
 // A stand-in for Meta's Graph API (e2e/global-setup.ts), and the app secret inbound webhooks are signed with.
 if (!env.E2E_GRAPH_PORT) env.E2E_GRAPH_PORT = freePort();
+// A stand-in for Stripe's API and its hosted checkout page (e2e/global-setup.ts).
+if (!env.E2E_STRIPE_PORT) env.E2E_STRIPE_PORT = freePort();
 if (!env.E2E_WHATSAPP_SECRET) env.E2E_WHATSAPP_SECRET = randomBytes(16).toString('hex');
 if (!env.E2E_AUTH_SECRET) env.E2E_AUTH_SECRET = randomBytes(32).toString('base64');
 if (!env.E2E_SECRETS_KEY) env.E2E_SECRETS_KEY = randomBytes(32).toString('base64');
@@ -41,6 +43,7 @@ export const serverEnv: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   WHATSAPP_GRAPH_URL: `http://127.0.0.1:${env.E2E_GRAPH_PORT}/v21.0`,
   WHATSAPP_APP_SECRET: env.E2E_WHATSAPP_SECRET,
+  STRIPE_API_URL: `http://127.0.0.1:${env.E2E_STRIPE_PORT}`,
   WEBHOOK_RETRY_WAITS: '300ms,300ms',
   WEBHOOK_TIMEOUT_MS: '3000',
   DELIVERY_ENGINE: 'worker',

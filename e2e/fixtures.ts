@@ -11,6 +11,8 @@ export interface Fixtures {
   admin: { email: string; password: string };
   agent: { email: string; password: string };
   multi: { email: string; password: string };
+  /** An account at the stand-in Stripe (not yet connected to any tenant). */
+  stripe: { id: string; secretKey: string; webhookSecret: string };
 }
 
 /** A customer's photo the stand-in Graph API holds for the channel with this token (1×1 PNG). */

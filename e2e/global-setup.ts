@@ -1,10 +1,12 @@
 // Creates the tenants and users the tests sign in with, through the operator CLI (CONTRACT §8), and
-// starts the stand-in for Meta's Graph API the server sends WhatsApp messages to (kept until the
-// run ends), holding one customer photo.
+// starts the stand-ins for Meta's Graph API the server sends WhatsApp messages to, holding one
+// customer photo, and for Stripe (its API and hosted checkout page, with one account whose webhook
+// endpoint is the main tenant's URL); both are kept until the run ends.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { serverEnv } from '@/playwright.config';
 import { startFakeGraph } from '@/test/fake-graph';
+import { FakeStripe } from '@/test/fake-stripe';
 import { E2E_MEDIA, FIXTURES_FILE, type Fixtures } from './fixtures';
 
 function cli(args: string[]): Record<string, string> {
@@ -84,6 +86,13 @@ export default async function globalSetup() {
     'admin',
   ]);
 
+  const stripe = await new FakeStripe().start(Number(process.env.E2E_STRIPE_PORT));
+  const stripeAccount = stripe.createAccount();
+  stripe.setWebhookEndpoint(
+    stripeAccount,
+    `http://localhost:${process.env.E2E_PORT}/api/v1/payment-providers/stripe/webhook/${main.tenant_id}`,
+  );
+
   const fixtures: Fixtures = {
     tenantId: main.tenant_id,
     tenantName: 'Harbour Clinic',
@@ -92,7 +101,10 @@ export default async function globalSetup() {
     admin,
     agent,
     multi,
+    stripe: stripeAccount,
   };
   writeFileSync(FIXTURES_FILE(), JSON.stringify(fixtures));
-  return () => graph.close();
+  return async () => {
+    await Promise.all([graph.close(), stripe.close()]);
+  };
 }

@@ -180,6 +180,7 @@ test.describe('security finding 8: no script restrictions on the dashboard or /d
       '/settings/webhooks',
       `/settings/webhooks/${endpoint.body.id}`,
       '/settings/api-keys',
+      '/settings/payments',
       '/settings/team',
       '/settings/audit-log',
     ]) {

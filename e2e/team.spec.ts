@@ -118,8 +118,9 @@ test('payments: amounts in their currency, filters, and the state actions with c
   await eurRow.getByRole('button', { name: 'Mark succeeded' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Mark succeeded' }).click();
   await expect(eurRow).toContainText('succeeded');
+  // A manual payment is refunded in full: the dialog asks to confirm the whole amount.
   await eurRow.getByRole('button', { name: 'Refund' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Refund' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Refund €45.50' }).click();
   await expect(eurRow).toContainText('refunded');
 
   await page.getByLabel('Booking id').fill(booking.body.id);

@@ -140,7 +140,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking (starts pending)
-         * @description Emits booking.created. With service_id, a booking of that service: end_at = start_at + duration (sending end_at is a 422); it is placed on resource_id, or on the service’s free resource with the fewest bookings that day (when that one is taken concurrently, the next free one). Free means what GET /slots says (the start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it becomes expired within seconds and frees its slot (booking.expired). A service with payment deposit or full is held for PAYMENT_HOLD (default 30 min). customer.phone is E.164 (the + optional), returned as +digits. Without service_id the booking is free-form: end_at is required and it blocks nothing. Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.created. With service_id, a booking of that service: end_at = start_at + duration (sending end_at is a 422); it is placed on resource_id, or on the service’s free resource with the fewest bookings that day (when that one is taken concurrently, the next free one). Free means what GET /slots says (the start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it becomes expired within seconds and frees its slot (booking.expired). Paid services (payment deposit or full): the booking is held for PAYMENT_HOLD (default 30 min; an earlier hold_expires_at wins) and gets a pending Stripe payment of the deposit or the price, whose Stripe Checkout page is payment.checkout_url: send the customer there. Stripe’s completion confirms the booking (booking.confirmed, payment.succeeded); a session that expires unpaid, or a hold that runs out first, expires it (booking.expired, payment.failed). A payment that arrives after the hold ran out confirms the booking while its slot is still free, and is refunded in full through Stripe otherwise. The slot is checked before Stripe is asked; Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (retry); in both cases nothing is stored. customer.phone is E.164 (the + optional), returned as +digits. Without service_id the booking is free-form: end_at is required and it blocks nothing. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["createBooking"];
         delete?: never;
@@ -184,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a pending booking
-         * @description Emits booking.confirmed and plans the service's reminders. A hold whose hold_expires_at has passed cannot be confirmed (409). States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.confirmed and plans the service's reminders. A hold whose hold_expires_at has passed cannot be confirmed (409). A paid service's booking is confirmed by its payment; confirming it here (paid another way) leaves its Stripe payment as it is. States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["confirmBooking"];
         delete?: never;
@@ -204,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a pending or confirmed booking
-         * @description Emits booking.cancelled; the optional reason is kept as cancellation_reason. States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.cancelled; the optional reason is kept as cancellation_reason. A pending booking's unpaid Stripe Checkout Session is withdrawn at Stripe right after (its payment becomes failed). Cancelling never refunds: money already taken stays succeeded until you refund it (POST /payments/{id}/refund, in full or in part), as Stripe and cal.com do. States: pending → confirmed | cancelled | expired (a hold that ran out); confirmed → cancelled | completed | no_show; cancelled, completed, expired and no_show are final. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["cancelBooking"];
         delete?: never;
@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Move a pending or confirmed booking to another time
-         * @description The same checks as a new booking, the booking’s own interval not counting against it. Without resource_id it keeps its resource when that one is free, else it is placed like a new booking. 409 slot_unavailable leaves it untouched; 409 invalid_transition for a booking in another state. Emits booking.rescheduled with data.previous = {start_at, end_at, resource_id}; reminders follow the new time (none for the old one). Permission `bookings.write` (roles: admin, agent).
+         * @description The same checks as a new booking, the booking’s own interval not counting against it. Without resource_id it keeps its resource when that one is free, else it is placed like a new booking. 409 slot_unavailable leaves it untouched; 409 invalid_transition for a booking in another state. Emits booking.rescheduled with data.previous = {start_at, end_at, resource_id}; reminders follow the new time (none for the old one). The payment stays with the booking: a pending booking keeps its hold and its Checkout Session, a paid one its payment (nothing is charged or refunded for the move). Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["rescheduleBooking"];
         delete?: never;
@@ -664,7 +664,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe's webhook for one tenant (the webhook_url of its Stripe connection)
-         * @description Called by Stripe (no X-Tenant-ID, no credential). The raw body must verify with Stripe-Signature and the tenant's webhook signing secret (Stripe's official SDK, 5 minutes of tolerance); a missing or bad signature, an unknown tenant or a tenant without Stripe answers 400 signature_verification_failed and changes nothing. Each event id is applied once (a repeat answers 200, outcome duplicate); events may arrive in any order. checkout.session.completed with payment_status paid, or checkout.session.async_payment_succeeded: the payment succeeds (payment.succeeded). checkout.session.expired or checkout.session.async_payment_failed: the payment fails (payment.failed). charge.refunded: the charge's refunded total becomes refunded_amount; the whole amount makes the payment refunded (payment.refunded). A charge.refunded that arrives before its payment completed is kept (outcome deferred) and applied with the completion. Other event types answer 200 (outcome ignored). A 5xx makes Stripe retry, which is safe.
+         * @description Called by Stripe (no X-Tenant-ID, no credential). The raw body must verify with Stripe-Signature and the tenant's webhook signing secret (Stripe's official SDK, 5 minutes of tolerance); a missing or bad signature, an unknown tenant or a tenant without Stripe answers 400 signature_verification_failed and changes nothing. Each event id is applied once (a repeat answers 200, outcome duplicate); events may arrive in any order. checkout.session.completed with payment_status paid, or checkout.session.async_payment_succeeded: the payment succeeds (payment.succeeded) and, in the same transaction, its booking is confirmed (booking.confirmed); a booking whose hold had already expired is confirmed while its slot is still free, else it stays expired and the payment is refunded in full through Stripe right after (once). checkout.session.expired or checkout.session.async_payment_failed: the payment fails (payment.failed) and a still-pending booking expires (booking.expired), freeing its slot. charge.refunded: the charge's refunded total becomes refunded_amount; the whole amount makes the payment refunded (payment.refunded). A charge.refunded that arrives before its payment completed is kept (outcome deferred) and applied with the completion. Other event types answer 200 (outcome ignored). A 5xx makes Stripe retry, which is safe.
          */
         post: operations["receiveStripeWebhook"];
         delete?: never;
@@ -2213,6 +2213,16 @@ export interface components {
              * @description A pending booking not confirmed by then becomes expired and frees its slot
              */
             hold_expires_at: string | null;
+            /** @description The booking’s payment (its latest, when several were recorded), null when it has none. A booking of a service with payment deposit or full gets a pending Stripe payment when it is created: send the customer to checkout_url; the booking is confirmed when Stripe reports the payment (GET /payments/{id} for its status, amount and refunds). */
+            payment: {
+                /** @example pay_01JD3XK2M8Q4V6T1R9S7W3Y5Z0 */
+                id: string;
+                /**
+                 * @description Where the customer pays: the Stripe Checkout page of a paid service’s booking (null for a manual payment)
+                 * @example https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4
+                 */
+                checkout_url: string | null;
+            } | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -3222,6 +3232,12 @@ export interface components {
         PaymentProviderList: {
             /** @description The connected providers (none: an empty list) */
             data: components["schemas"]["PaymentProviderConnection"][];
+            /**
+             * Format: uri
+             * @description This tenant's inbound URL for Stripe's events, also before Stripe is connected: create the Stripe webhook endpoint with it first, then connect (PUT /payment-providers/stripe) with its signing secret
+             * @example https://switchboard.example.com/api/v1/payment-providers/stripe/webhook/9b2d6c1e-3f4a-4b5c-8d7e-6f5a4b3c2d1e
+             */
+            stripe_webhook_url: string;
         };
         /**
          * @description What became of a Stripe event
@@ -4523,6 +4539,15 @@ export interface operations {
             };
             /** @description internal_error (request_id only, never internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11671,6 +11696,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": "2026-01-15T10:00:00.000Z",
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -11746,6 +11775,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -11821,6 +11854,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         },
@@ -11901,6 +11938,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -11976,6 +12017,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -12051,6 +12096,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": "2026-01-15T10:00:00.000Z",
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -12126,6 +12175,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -12201,6 +12254,10 @@ export interface operations {
                  *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }

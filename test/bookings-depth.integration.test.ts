@@ -774,20 +774,8 @@ describe('POST /bookings/{id}/no-show: confirmed → no_show once start_at has p
   });
 });
 
-describe('a paid service is created pending with a PAYMENT_HOLD hold', () => {
-  it('holds a deposit or full-price booking for 30 minutes by default', async () => {
-    const r = await givenResource(a.admin);
-    const s = await givenService(a.admin, [r.id], {
-      price: { amount: 5000, currency: 'EUR' },
-      payment: 'full',
-    });
-    const res = await a.agent('POST', '/bookings', { body: serviceBooking(s.id, utc(later, '09:00')) });
-    expect(res.body.status).toBe('pending');
-    const hold = Date.parse(res.body.hold_expires_at) - Date.parse(res.body.created_at);
-    expect(hold).toBeGreaterThan(29.9 * 60_000);
-    expect(hold).toBeLessThan(30.1 * 60_000);
-  });
-
+describe('holds', () => {
+  // A paid service's hold and its Checkout Session: test/stripe-bookings.integration.test.ts.
   it('refuses a hold in the past or more than 24 h ahead (422)', async () => {
     const r = await givenResource(a.admin);
     const s = await givenService(a.admin, [r.id]);

@@ -160,13 +160,16 @@ export class FakeStripe {
   private server: Server | undefined;
   url = '';
 
-  async start(): Promise<this> {
+  /** Where each account's webhook endpoint is (what a Stripe account's Developers > Webhooks holds). */
+  private readonly endpoints = new Map<string, string>();
+
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => this.serve(req, res, Buffer.concat(chunks).toString('utf8')));
     });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -192,6 +195,14 @@ export class FakeStripe {
     return account;
   }
 
+  /**
+   * The account's webhook endpoint: the customer paying on the checkout page (`/c/pay/{id}`) sends the
+   * completion there, signed with the account's secret, as Stripe would.
+   */
+  setWebhookEndpoint(account: FakeAccount, url: string): void {
+    this.endpoints.set(account.id, url);
+  }
+
   /** The account's owner rolls its secret key in Stripe's dashboard: the old key gets 401 from now on. */
   revokeKey(account: FakeAccount): void {
     this.accounts.delete(account.secretKey);
@@ -200,6 +211,11 @@ export class FakeStripe {
   /** The next `times` requests matching `path` (and `method`) meet `fault`. */
   failNext(path: RegExp, fault: Fault, times = 1, method?: string): void {
     this.faults.push({ path, fault, times, method });
+  }
+
+  /** Forgets every fault not yet met. */
+  clearFaults(): void {
+    this.faults.length = 0;
   }
 
   /** The requests the service made, optionally of one method and path pattern. */
@@ -211,6 +227,11 @@ export class FakeStripe {
     const found = this.sessions.get(id);
     if (!found) throw new Error(`fake Stripe: no session ${id}`);
     return found.session;
+  }
+
+  /** Every Checkout Session created with this account's key, oldest first. */
+  sessionsOf(account: FakeAccount): Json[] {
+    return [...this.sessions.values()].filter((s) => s.accountId === account.id).map((s) => s.session);
   }
 
   /** Every refund made against this payment intent, oldest first. */
@@ -320,11 +341,56 @@ export class FakeStripe {
     return { status: response.status, body: parsed, text };
   }
 
+  // ---- the hosted checkout page (a browser test's customer) ---------------------------------------
+
+  /**
+   * GET: a page with the amount and a Pay button. POST (the button): the customer pays by card
+   * (`completeSession`) and the completion goes to the account's webhook endpoint, if one is set.
+   */
+  private async checkoutPage(method: string, id: string, res: ServerResponse): Promise<void> {
+    const html = (status: number, title: string, body: string) => {
+      res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>` +
+          '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
+          `<body style="font-family: sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem">${body}</body></html>`,
+      );
+    };
+    const state = this.sessions.get(id);
+    if (!state)
+      return html(404, 'Not found', '<h1>Something went wrong</h1><p>No such checkout session.</p>');
+    const { session } = state;
+    const amount = `${(session.amount_total / 100).toFixed(2)} ${String(session.currency).toUpperCase()}`;
+    if (method === 'POST' && session.status === 'open') {
+      const event = this.completeSession(id);
+      const endpoint = this.endpoints.get(state.accountId);
+      const delivered = endpoint ? await this.deliver(event, endpoint) : undefined;
+      return html(
+        200,
+        'Paid',
+        `<h1>Payment complete</h1><p>Paid ${amount}.</p><p data-testid="delivery">${delivered ? `Webhook answered ${delivered.status}` : 'No webhook endpoint'}</p>`,
+      );
+    }
+    if (session.status !== 'open') {
+      return html(200, 'Checkout', `<h1>This checkout is ${session.status}</h1><p>${amount}</p>`);
+    }
+    return html(
+      200,
+      'Checkout',
+      `<h1>Pay ${amount}</h1><p>Test mode: no card is charged.</p><form method="post"><button type="submit">Pay ${amount}</button></form>`,
+    );
+  }
+
   // ---- the API ------------------------------------------------------------------------------------
 
   private serve(req: IncomingMessage, res: ServerResponse, text: string): void {
     const url = new URL(req.url ?? '/', 'http://stripe.invalid');
     const method = req.method ?? 'GET';
+    const page = /^\/c\/pay\/([^/]+)$/.exec(url.pathname);
+    if (page) {
+      void this.checkoutPage(method, page[1], res);
+      return;
+    }
     const params = parseStripeParams(method === 'GET' || method === 'DELETE' ? url.search.slice(1) : text);
     const apiKey = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const idempotencyKey = header(req, 'idempotency-key');

@@ -30,6 +30,11 @@ async function auditActions(tenantId: string) {
 describe('PUT /payment-providers/stripe', () => {
   it('verifies the key with Stripe, stores both secrets encrypted and answers hints only', async () => {
     const t = await newTenant('Connect');
+    // The URL to give Stripe is known before connecting (Stripe's endpoint comes first, then its secret).
+    expect((await t.admin('GET', '/payment-providers')).body).toEqual({
+      data: [],
+      stripe_webhook_url: `http://localhost:3000${stripeWebhookPath(t.tenantId)}`,
+    });
     const account = stripe.createAccount();
     rememberSecret('Stripe secret key', account.secretKey);
     const before = stripe.requestsTo('GET', /^\/v1\/account$/).length;
@@ -57,7 +62,10 @@ describe('PUT /payment-providers/stripe', () => {
     expect(decryptSecret(row.secret_key_enc)).toBe(account.secretKey);
     expect(decryptSecret(row.webhook_secret_enc)).toBe(account.webhookSecret);
 
-    expect((await t.admin('GET', '/payment-providers')).body).toEqual({ data: [res.body] });
+    expect((await t.admin('GET', '/payment-providers')).body).toEqual({
+      data: [res.body],
+      stripe_webhook_url: res.body.webhook_url,
+    });
     const [entry] = await auditActions(t.tenantId);
     expect(entry).toMatchObject({
       action: 'payment_provider.connected',
@@ -93,7 +101,7 @@ describe('PUT /payment-providers/stripe', () => {
     expect(res.text).not.toContain('madeUpKeyNobodyIssued');
     expect(await storedRow(t.tenantId)).toBeUndefined();
     expect(await auditActions(t.tenantId)).toEqual([]);
-    expect((await t.admin('GET', '/payment-providers')).body).toEqual({ data: [] });
+    expect((await t.admin('GET', '/payment-providers')).body.data).toEqual([]);
   });
 
   it('answers 502 payment_provider_unavailable when Stripe does not answer, storing nothing', async () => {
@@ -158,7 +166,7 @@ describe('DELETE /payment-providers/stripe', () => {
     const res = await t.admin('DELETE', '/payment-providers/stripe');
     expect(res.status, res.text).toBe(204);
     expect(await storedRow(t.tenantId)).toBeUndefined();
-    expect((await t.admin('GET', '/payment-providers')).body).toEqual({ data: [] });
+    expect((await t.admin('GET', '/payment-providers')).body.data).toEqual([]);
     expect((await auditActions(t.tenantId)).map((e) => e.action)).toEqual([
       'payment_provider.connected',
       'payment_provider.disconnected',
@@ -188,6 +196,6 @@ describe('roles and tenants', () => {
       expectProblemCode(await a.agent(method, path, body), 403, 'forbidden');
     }
     expect((await a.admin('GET', '/payment-providers')).body.data).toHaveLength(1);
-    expect((await b.admin('GET', '/payment-providers')).body).toEqual({ data: [] });
+    expect((await b.admin('GET', '/payment-providers')).body.data).toEqual([]);
   });
 });

@@ -171,21 +171,25 @@ describe('withdrawing a session', () => {
     const account = await connectStripe(t, stripe);
     const { payment, sessionId } = await givenStripePayment(t);
     const stored = await system(t).db.payment.findUniqueOrThrow({ where: { id: payment.id } });
-    expect(await expireCheckout(system(t), stored)).toBe('expired');
+    expect(await expireCheckout(system(t), stored)).toEqual({ status: 'expired' });
     expect(stripe.session(sessionId).status).toBe('expired');
     const [expired] = stripe.eventsOf(account, 'checkout.session.expired').slice(-1);
     await deliverTo(stripe, suite.url, t, expired, 'applied');
     expect((await read(t.admin, payment.id)).status).toBe('failed');
     // Asked again (a retried job): still expired, no error.
-    expect(await expireCheckout(system(t), stored)).toBe('expired');
+    expect(await expireCheckout(system(t), stored)).toEqual({ status: 'expired' });
   });
 
   it('answers complete for a session paid before the hold ran out (its completion confirms it)', async () => {
     const t = await newTenant('Paid first');
     await connectStripe(t, stripe);
-    const { payment } = await givenPaidStripePayment(t, stripe, suite.url);
+    const { payment, paymentIntentId } = await givenPaidStripePayment(t, stripe, suite.url);
     const stored = await system(t).db.payment.findUniqueOrThrow({ where: { id: payment.id } });
-    expect(await expireCheckout(system(t), stored)).toBe('complete');
+    expect(await expireCheckout(system(t), stored)).toEqual({
+      status: 'complete',
+      paid: true,
+      paymentIntentId,
+    });
     expect((await read(t.admin, payment.id)).status).toBe('succeeded');
   });
 

@@ -14,6 +14,8 @@ interface NavItem {
   label: string;
   /** Shown to those who may read what the page shows. */
   permission: Permission;
+  /** What a screen reader says, when the label alone would repeat another link's (Settings > Payments). */
+  accessibleName?: string;
 }
 
 const MAIN: NavItem[] = [
@@ -27,6 +29,12 @@ const MAIN: NavItem[] = [
 export const SETTINGS: NavItem[] = [
   { href: '/settings/webhooks', label: 'Webhooks', permission: 'webhooks.read' },
   { href: '/settings/api-keys', label: 'API keys', permission: 'api_keys.read' },
+  {
+    href: '/settings/payments',
+    label: 'Payments',
+    permission: 'payment_providers.read',
+    accessibleName: 'Payment settings',
+  },
   { href: '/settings/team', label: 'Team', permission: 'members.read' },
   { href: '/settings/audit-log', label: 'Audit log', permission: 'audit_log.read' },
 ];
@@ -39,10 +47,11 @@ export function Nav() {
   const path = usePathname();
   const { can } = useViewer();
   const settings = SETTINGS.filter((item) => can(item.permission));
-  const link = (item: { href: string; label: string }) => (
+  const link = (item: { href: string; label: string; accessibleName?: string }) => (
     <Link
       key={item.href}
       href={item.href}
+      aria-label={item.accessibleName}
       className={linkClass}
       aria-current={(item.href === '/' ? path === '/' : path.startsWith(item.href)) ? 'page' : undefined}
     >

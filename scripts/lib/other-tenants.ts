@@ -38,7 +38,7 @@ export function otherTenantId(t: number): string {
 export async function loadOtherTenants(client: pg.Client, o: OtherTenants): Promise<{ deliveries: number }> {
   const { rows: indexes } = await client.query<{ name: string; definition: string }>(
     `select indexname as name, indexdef as definition from pg_indexes
-     where schemaname = 'public' and tablename in ('deliveries', 'events', 'delivery_attempts', 'bookings')
+     where schemaname = 'public' and tablename in ('deliveries', 'events', 'delivery_attempts', 'bookings', 'payments')
        and indexname not like '%_pkey'
        and indexname not in (select conname from pg_constraint where contype in ('u', 'x'))`,
   );
@@ -108,6 +108,14 @@ async function insertRows(client: pg.Client, o: OtherTenants): Promise<{ deliver
      select ${ID('bkg', ['t', 8], ['b', 18])}, ${TENANT('t')}, 'confirmed', 'Customer ' || b,
        'c' || b || '@example.test', now() + b * interval '1 hour', now() + b * interval '1 hour' + interval '30 minutes',
        now()
+     from generate_series(1, $1) t, generate_series(1, $2) b`,
+    [T, B],
+  );
+  // Each booking paid (a manual payment), so a booking's payment is found by index, as in production.
+  await client.query(
+    `insert into payments (id, tenant_id, booking_id, amount, currency, status, updated_at)
+     select ${ID('pay', ['t', 8], ['b', 18])}, ${TENANT('t')}, ${ID('bkg', ['t', 8], ['b', 18])}, 4500, 'EUR',
+       'succeeded', now()
      from generate_series(1, $1) t, generate_series(1, $2) b`,
     [T, B],
   );

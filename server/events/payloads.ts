@@ -145,6 +145,10 @@ const exampleBooking = (status: z.output<typeof Booking>['status']) => ({
   service_id: 'svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
   resource_id: 'res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
   hold_expires_at: status === 'pending' || status === 'expired' ? '2026-01-15T10:00:00.000Z' : null,
+  payment: {
+    id: 'pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4',
+  },
   created_at: AT,
   updated_at: AT,
 });

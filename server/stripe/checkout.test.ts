@@ -97,7 +97,10 @@ describe('against the stand-in Stripe, through the SDK', () => {
     const open = await createCheckoutSession(account.secretKey, input('pay_b'));
     const paid = await createCheckoutSession(account.secretKey, input('pay_c'));
     if (!open.ok || !paid.ok) throw new Error('no session');
-    fake.completeSession(paid.session.id);
+    const completed = fake.completeSession(paid.session.id);
+    const awaiting = await createCheckoutSession(account.secretKey, input('pay_g'));
+    if (!awaiting.ok) throw new Error('no session');
+    fake.completeSessionAwaitingPayment(awaiting.session.id);
     expect(await expireCheckoutSession(account.secretKey, open.session.id)).toEqual({
       ok: true,
       status: 'expired',
@@ -109,6 +112,15 @@ describe('against the stand-in Stripe, through the SDK', () => {
     expect(await expireCheckoutSession(account.secretKey, paid.session.id)).toEqual({
       ok: true,
       status: 'complete',
+      paid: true,
+      paymentIntentId: completed.data.object.payment_intent,
+    });
+    // A delayed payment method still settling: complete, not (yet) paid.
+    expect(await expireCheckoutSession(account.secretKey, awaiting.session.id)).toMatchObject({
+      ok: true,
+      status: 'complete',
+      paid: false,
+      paymentIntentId: expect.stringMatching(/^pi_/),
     });
     const unknown = await expireCheckoutSession(account.secretKey, 'cs_test_nobody');
     expect(unknown).toMatchObject({ ok: false, failure: { kind: 'refused' } });

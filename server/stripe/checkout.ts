@@ -111,13 +111,28 @@ export async function createCheckoutSession(
 }
 
 export type ExpireResult =
-  /** `expired`: nobody can pay it any more (now, or already before). `complete`: it was paid first. */
-  { ok: true; status: 'expired' | 'complete' } | { ok: false; failure: StripeFailure };
+  | {
+      ok: true;
+      /** Nobody can pay it any more (now, or already before). */
+      status: 'expired';
+    }
+  | {
+      ok: true;
+      /**
+       * It was completed first. `paid`: the money is there (payment_status paid or no_payment_required),
+       * taken by `paymentIntentId`; not paid: a delayed method (a bank debit) is still settling, and its
+       * async_payment_succeeded or async_payment_failed follows.
+       */
+      status: 'complete';
+      paid: boolean;
+      paymentIntentId: string | null;
+    }
+  | { ok: false; failure: StripeFailure };
 
 /**
  * Expires an open Checkout Session so its page stops taking money (a hold ran out). Stripe refuses to
  * expire a session that is no longer open; then the session is read to tell "already expired" from
- * "paid in the meantime" (whose completion reaches us as a webhook).
+ * "paid in the meantime".
  */
 export async function expireCheckoutSession(secretKey: string, sessionId: string): Promise<ExpireResult> {
   const stripe = stripeClient(secretKey);
@@ -134,7 +149,15 @@ export async function expireCheckoutSession(secretKey: string, sessionId: string
     try {
       const session = await stripe.checkout.sessions.retrieve(sessionId);
       if (session.status === 'expired') return { ok: true, status: 'expired' };
-      if (session.status === 'complete') return { ok: true, status: 'complete' };
+      if (session.status === 'complete') {
+        const intent = session.payment_intent;
+        return {
+          ok: true,
+          status: 'complete',
+          paid: session.payment_status !== 'unpaid',
+          paymentIntentId: typeof intent === 'string' ? intent : (intent?.id ?? null),
+        };
+      }
       return { ok: false, failure };
     } catch (readError) {
       return { ok: false, failure: stripeFailure(readError, 'retrieve checkout session') };

@@ -5,6 +5,7 @@ import { db } from '@/server/db/client';
 import { expireHeldBooking } from '@/server/domain/bookings/expire-hold';
 import { sendBookingReminder } from '@/server/domain/bookings/send-reminder';
 import { fireConversationTimer } from '@/server/domain/conversations/conversation-timers';
+import { expireCheckoutTimer, refundLatePayment } from '@/server/domain/payments/checkout-timers';
 import type { DueTimer, TimerKind } from './plan';
 
 const HANDLERS: Record<TimerKind, (timer: DueTimer) => Promise<string>> = {
@@ -12,6 +13,8 @@ const HANDLERS: Record<TimerKind, (timer: DueTimer) => Promise<string>> = {
   'booking.reminder': sendBookingReminder,
   'conversation.window': (timer) => fireConversationTimer(timer),
   'conversation.handoff': (timer) => fireConversationTimer(timer),
+  'payment.expire_checkout': expireCheckoutTimer,
+  'payment.refund_late': refundLatePayment,
 };
 
 export function fireTimer(timer: DueTimer): Promise<string> {

@@ -15,6 +15,8 @@ export const TIMER_KINDS = [
   'booking.reminder',
   'conversation.window',
   'conversation.handoff',
+  'payment.expire_checkout',
+  'payment.refund_late',
 ] as const;
 export type TimerKind = (typeof TIMER_KINDS)[number];
 

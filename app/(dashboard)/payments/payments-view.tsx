@@ -24,6 +24,8 @@ import {
 import { useAction } from '@/app/_components/use-action';
 import { useViewer } from '@/app/_components/viewer';
 import { PAYMENT_STATUSES } from '@/server/client-safe/statuses';
+import { PaymentProviderCell, RefundedAmount } from './payment-parts';
+import { RefundDialog } from './refund-dialog';
 
 const FILTERS = ['all', ...PAYMENT_STATUSES] as const;
 type Filter = (typeof FILTERS)[number];
@@ -52,7 +54,14 @@ export function PaymentsView() {
   });
   const succeed = useAction(trpc.payments.succeedPayment.mutationOptions(), done('marked succeeded'));
   const fail = useAction(trpc.payments.failPayment.mutationOptions(), done('marked failed'));
-  const refund = useAction(trpc.payments.refundPayment.mutationOptions(), done('refunded'));
+  const refund = useAction(trpc.payments.refundPayment.mutationOptions(), {
+    feedback,
+    invalidate: [trpc.payments.pathKey()],
+    success: (p) =>
+      p.status === 'refunded'
+        ? `Payment of ${formatMoney(p.amount, p.currency)} refunded`
+        : `Refunded ${formatMoney(p.refunded_amount, p.currency)} of ${formatMoney(p.amount, p.currency)} so far`,
+  });
   const busy = succeed.isPending || fail.isPending || refund.isPending;
 
   function filterByBooking(event: FormEvent<HTMLFormElement>) {
@@ -126,7 +135,10 @@ export function PaymentsView() {
                 );
                 return (
                   <Tr key={p.id} data-testid={`payment-${p.id}`}>
-                    <Td className="whitespace-nowrap tabular-nums">{amount}</Td>
+                    <Td className="whitespace-nowrap tabular-nums">
+                      {amount}
+                      <RefundedAmount payment={p} />
+                    </Td>
                     <Td>
                       <StatusBadge status={p.status} />
                     </Td>
@@ -134,20 +146,31 @@ export function PaymentsView() {
                       {p.booking_id ? <Code>{p.booking_id}</Code> : <span className="text-muted">—</span>}
                     </Td>
                     <Td>
-                      {p.provider}
-                      {p.provider_ref && <div className="text-sm break-all text-muted">{p.provider_ref}</div>}
+                      <PaymentProviderCell payment={p} />
                     </Td>
                     <Td>
                       <Time value={p.created_at} />
                     </Td>
                     {canChange && (
                       <Td actions>
+                        {/* A Stripe payment follows Stripe; only manual ones are moved by hand. */}
                         {p.status === 'pending' &&
+                          p.provider === 'manual' &&
                           action('Mark succeeded', 'is marked succeeded', succeed.mutateAsync)}
                         {p.status === 'pending' &&
+                          p.provider === 'manual' &&
                           action('Mark failed', 'is marked failed', fail.mutateAsync, true)}
-                        {p.status === 'succeeded' &&
-                          action('Refund', 'is refunded', refund.mutateAsync, true)}
+                        {p.status === 'succeeded' && (
+                          <RefundDialog
+                            payment={p}
+                            trigger={
+                              <Button size="sm" variant="danger" disabled={busy}>
+                                Refund
+                              </Button>
+                            }
+                            onRefund={(value) => refund.mutateAsync({ id: p.id, amount: value })}
+                          />
+                        )}
                       </Td>
                     )}
                   </Tr>

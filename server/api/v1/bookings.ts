@@ -52,12 +52,19 @@ export const bookingRoutes = [
       'start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: ' +
       'PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the ' +
       'service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it ' +
-      'becomes expired within seconds and frees its slot (booking.expired). A service with payment deposit or full ' +
-      'is held for PAYMENT_HOLD (default 30 min). customer.phone is E.164 (the + optional), returned as +digits. ' +
+      'becomes expired within seconds and frees its slot (booking.expired). ' +
+      'Paid services (payment deposit or full): the booking is held for PAYMENT_HOLD (default 30 min; an earlier ' +
+      'hold_expires_at wins) and gets a pending Stripe payment of the deposit or the price, whose Stripe Checkout ' +
+      'page is payment.checkout_url: send the customer there. Stripe’s completion confirms the booking ' +
+      '(booking.confirmed, payment.succeeded); a session that expires unpaid, or a hold that runs out first, ' +
+      'expires it (booking.expired, payment.failed). A payment that arrives after the hold ran out confirms the ' +
+      'booking while its slot is still free, and is refunded in full through Stripe otherwise. The slot is ' +
+      'checked before Stripe is asked; Stripe not connected: 409 payment_provider_missing; Stripe out of reach: ' +
+      '502 payment_provider_unavailable (retry); in both cases nothing is stored. customer.phone is E.164 (the + optional), returned as +digits. ' +
       'Without service_id the booking is free-form: end_at is required and it blocks nothing.',
     body: CreateBookingInput,
     responses: { 201: { description: 'Created', schema: Booking } },
-    errors: [409],
+    errors: [409, 502],
     handler: async ({ ctx, body }) => json(201, await createBooking(ctx, body)),
   }),
   tenantRoute({
@@ -95,7 +102,7 @@ export const bookingRoutes = [
     tag,
     permission: 'bookings.write',
     summary: 'Confirm a pending booking',
-    description: `Emits booking.confirmed and plans the service's reminders. A hold whose hold_expires_at has passed cannot be confirmed (409). ${TRANSITIONS}`,
+    description: `Emits booking.confirmed and plans the service's reminders. A hold whose hold_expires_at has passed cannot be confirmed (409). A paid service's booking is confirmed by its payment; confirming it here (paid another way) leaves its Stripe payment as it is. ${TRANSITIONS}`,
     responses: { 200: { description: 'The confirmed booking', schema: Booking } },
     handler: async ({ ctx, params }) => json(200, await confirmBooking(ctx, { id: params.id })),
   }),
@@ -106,8 +113,13 @@ export const bookingRoutes = [
     tag,
     permission: 'bookings.write',
     summary: 'Cancel a pending or confirmed booking',
-    description: `Emits booking.cancelled; the optional reason is kept as cancellation_reason.
-      ${TRANSITIONS}`.replace(/\s+/g, ' '),
+    description: `Emits booking.cancelled; the optional reason is kept as cancellation_reason. A pending
+      booking's unpaid Stripe Checkout Session is withdrawn at Stripe right after (its payment becomes failed).
+      Cancelling never refunds: money already taken stays succeeded until you refund it (POST
+      /payments/{id}/refund, in full or in part), as Stripe and cal.com do. ${TRANSITIONS}`.replace(
+      /\s+/g,
+      ' ',
+    ),
     body: CancelBookingInput,
     responses: { 200: { description: 'The cancelled booking', schema: Booking } },
     handler: async ({ ctx, params, body }) =>
@@ -135,7 +147,9 @@ export const bookingRoutes = [
       'The same checks as a new booking, the booking’s own interval not counting against it. Without resource_id ' +
       'it keeps its resource when that one is free, else it is placed like a new booking. 409 slot_unavailable ' +
       'leaves it untouched; 409 invalid_transition for a booking in another state. Emits booking.rescheduled with ' +
-      'data.previous = {start_at, end_at, resource_id}; reminders follow the new time (none for the old one).',
+      'data.previous = {start_at, end_at, resource_id}; reminders follow the new time (none for the old one). ' +
+      'The payment stays with the booking: a pending booking keeps its hold and its Checkout Session, a paid one ' +
+      'its payment (nothing is charged or refunded for the move).',
     body: RescheduleBookingInput,
     responses: { 200: { description: 'The moved booking', schema: Booking } },
     handler: async ({ ctx, params, body }) =>

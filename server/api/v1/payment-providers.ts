@@ -117,8 +117,11 @@ export const stripeWebhookRoutes = [
       'signature, an unknown tenant or a tenant without Stripe answers 400 signature_verification_failed and ' +
       'changes nothing. Each event id is applied once (a repeat answers 200, outcome duplicate); events may ' +
       'arrive in any order. checkout.session.completed with payment_status paid, or ' +
-      'checkout.session.async_payment_succeeded: the payment succeeds (payment.succeeded). ' +
-      'checkout.session.expired or checkout.session.async_payment_failed: the payment fails (payment.failed). ' +
+      'checkout.session.async_payment_succeeded: the payment succeeds (payment.succeeded) and, in the same ' +
+      'transaction, its booking is confirmed (booking.confirmed); a booking whose hold had already expired is ' +
+      'confirmed while its slot is still free, else it stays expired and the payment is refunded in full through ' +
+      'Stripe right after (once). checkout.session.expired or checkout.session.async_payment_failed: the payment ' +
+      'fails (payment.failed) and a still-pending booking expires (booking.expired), freeing its slot. ' +
       "charge.refunded: the charge's refunded total becomes refunded_amount; the whole amount makes the payment " +
       'refunded (payment.refunded). A charge.refunded that arrives before its payment completed is kept ' +
       '(outcome deferred) and applied with the completion. Other event types answer 200 (outcome ignored). A ' +

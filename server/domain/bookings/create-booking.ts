@@ -3,11 +3,12 @@ import type { Booking, Prisma, Service } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
+import type { PreparedCheckout } from '@/server/domain/payments/checkout-payment';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { syncBookingTimers } from './booking-timers';
-import { amountDue, startCheckout } from './checkout';
+import { amountDue, closeCheckout, openCheckout, startCheckout } from './checkout';
 import {
   activeService,
   blockedInterval,
@@ -28,8 +29,9 @@ const MAX_HOLD_MS = 24 * 3_600_000;
  * service: end = start + duration, placed on a free resource of the service (the one asked for, or the
  * free one with the fewest bookings that day; when it is taken concurrently, the next free one), the
  * overlap refused by the database itself. 409 slot_unavailable, with nothing stored, when none was free.
- * A paid service holds the booking for PAYMENT_HOLD. Without `service_id` it is free-form and blocks
- * nothing.
+ * A paid service (payment deposit or full) holds the booking for PAYMENT_HOLD (or the caller's earlier
+ * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
+ * (checkout.ts). Without `service_id` it is free-form and blocks nothing.
  */
 export async function createBooking(ctx: OperationContext, input: CreateBookingInput) {
   const now = Date.now();
@@ -44,7 +46,7 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
   return db.$transaction(async (tx) => {
     const row = await tx.booking.create({
       data: {
-        ...common(ctx, input),
+        ...common(ctx, input, newId('booking')),
         service: input.service ?? null,
         startAt: new Date(input.start_at),
         endAt: new Date(input.end_at as string),
@@ -52,15 +54,15 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
       },
     });
     await syncBookingTimers(tx, row, null);
-    const object = serializeBooking(row);
+    const object = serializeBooking(row, null);
     await recordEvent(tx, { tenantId, type: 'booking.created', object });
     return object;
   });
 }
 
-function common(ctx: OperationContext, input: CreateBookingInput) {
+function common(ctx: OperationContext, input: CreateBookingInput, id: string) {
   return {
-    id: newId('booking'),
+    id,
     tenantId: ctx.tenantId,
     customerName: input.customer.name,
     customerEmail: input.customer.email ?? null,
@@ -85,30 +87,56 @@ async function createServiceBooking(
   const hold = asked && paymentHold ? (asked < paymentHold ? asked : paymentHold) : (asked ?? paymentHold);
   const candidates = await loadCandidates(db, { service, start, resourceId: input.resource_id });
   const { free, reasons } = freeInOrder(service, candidates, start, now);
+  // The slot is checked before Stripe is asked: no Checkout Session for a slot that is taken.
   if (free.length === 0) throw refusalFor(reasons);
-  const booked = await firstThatCommits(free, (candidate) =>
-    db.$transaction(
-      (tx) => insertServiceBooking(tx, ctx, input, service, candidate.resource.id, start, hold),
-      PLACEMENT_TX,
-    ),
-  );
-  if (booked) return booked;
-  throw slotUnavailable('Every free resource of the service was taken at that time by a concurrent booking');
+  const bookingId = newId('booking');
+  const prepared = await openCheckout(ctx, {
+    bookingId,
+    service,
+    holdEndsAt: hold,
+    customerEmail: input.customer.email,
+  });
+  try {
+    const booked = await firstThatCommits(free, (candidate) =>
+      db.$transaction(
+        (tx) =>
+          insertServiceBooking(
+            tx,
+            ctx,
+            input,
+            { bookingId, service, prepared },
+            candidate.resource.id,
+            start,
+            hold,
+          ),
+        PLACEMENT_TX,
+      ),
+    );
+    if (booked) return booked;
+    throw slotUnavailable(
+      'Every free resource of the service was taken at that time by a concurrent booking',
+    );
+  } catch (error) {
+    // Nothing was stored: the session must not take money for it.
+    await closeCheckout(ctx, prepared);
+    throw error;
+  }
 }
 
 async function insertServiceBooking(
   tx: TenantTx,
   ctx: OperationContext,
   input: CreateBookingInput,
-  service: Service,
+  planned: { bookingId: string; service: Service; prepared: PreparedCheckout | null },
   resourceId: string,
   start: number,
   hold: Date | null,
 ) {
+  const { service, prepared } = planned;
   await lockResource(tx, ctx.tenantId, resourceId);
   const row: Booking = await tx.booking.create({
     data: {
-      ...common(ctx, input),
+      ...common(ctx, input, planned.bookingId),
       service: service.name,
       serviceId: service.id,
       resourceId,
@@ -117,9 +145,11 @@ async function insertServiceBooking(
     },
   });
   await syncBookingTimers(tx, row, service);
-  const object = serializeBooking(row);
+  // booking.created already names the payment that the same transaction records next.
+  const payment = prepared ? { id: prepared.paymentId, checkout_url: prepared.session.url } : null;
+  const object = serializeBooking(row, payment);
   await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
-  // The payment step (Stripe Checkout) joins here, in the booking's transaction.
-  await startCheckout(tx, ctx, { booking: row, service });
+  // The payment step (Stripe Checkout): the pending payment commits with the booking.
+  await startCheckout(tx, ctx, { booking: row, prepared });
   return object;
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { paginate } from '@/server/db/pagination';
 import type { BookingListQuery } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
-import { serializeBooking } from './serialize';
+import { paymentsOfBookings, serializeBooking } from './serialize';
 
 export function listBookings(ctx: OperationContext, query: z.output<typeof BookingListQuery>) {
   const { db } = ctx;
@@ -12,8 +12,8 @@ export function listBookings(ctx: OperationContext, query: z.output<typeof Booki
   };
   return paginate(
     query,
-    ({ after, take }) =>
-      db.booking.findMany({
+    async ({ after, take }) => {
+      const rows = await db.booking.findMany({
         where: {
           ...after,
           ...(query.status ? { status: query.status } : {}),
@@ -27,7 +27,13 @@ export function listBookings(ctx: OperationContext, query: z.output<typeof Booki
         },
         orderBy: { id: 'desc' },
         take,
-      }),
-    serializeBooking,
+      });
+      const payments = await paymentsOfBookings(
+        db,
+        rows.map((r) => r.id),
+      );
+      return rows.map((row) => ({ row, id: row.id, payment: payments.get(row.id) ?? null }));
+    },
+    ({ row, payment }) => serializeBooking(row, payment),
   );
 }

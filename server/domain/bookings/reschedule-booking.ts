@@ -15,7 +15,7 @@ import {
   refusalFor,
   slotUnavailable,
 } from './placement';
-import { type BookingResource, serializeBooking } from './serialize';
+import { type BookingResource, presentBooking } from './serialize';
 import { ACTIVE_BOOKING_STATES } from './transition';
 
 /**
@@ -94,7 +94,7 @@ async function move(
         'concurrent_update',
         'The booking changed while it was being moved; retry the request',
       );
-    const object = serializeBooking(row);
+    const object = await presentBooking(tx, row);
     const changed =
       row.startAt.getTime() !== current.startAt.getTime() ||
       row.endAt.getTime() !== current.endAt.getTime() ||

@@ -35,6 +35,23 @@ export const Booking = z.object({
   hold_expires_at: Timestamp.nullable().meta({
     description: 'A pending booking not confirmed by then becomes expired and frees its slot',
   }),
+  payment: z
+    .object({
+      id: z.string().meta({ example: 'pay_01JD3XK2M8Q4V6T1R9S7W3Y5Z0' }),
+      checkout_url: z.string().nullable().meta({
+        description:
+          'Where the customer pays: the Stripe Checkout page of a paid service’s booking (null for a manual payment)',
+        example: 'https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4',
+      }),
+    })
+    .nullable()
+    .meta({
+      description:
+        'The booking’s payment (its latest, when several were recorded), null when it has none. A booking of a ' +
+        'service with payment deposit or full gets a pending Stripe payment when it is created: send the customer ' +
+        'to checkout_url; the booking is confirmed when Stripe reports the payment (GET /payments/{id} for its ' +
+        'status, amount and refunds).',
+    }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

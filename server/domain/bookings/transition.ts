@@ -7,7 +7,7 @@ import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { syncBookingTimers } from './booking-timers';
 import { isOverlapRefusal, lockResource, slotUnavailable } from './placement';
-import { type BookingResource, serializeBooking } from './serialize';
+import { type BookingResource, presentBooking } from './serialize';
 
 /**
  * The booking state machine (see the OpenAPI description of the booking actions): pending → confirmed |
@@ -69,7 +69,7 @@ export async function transitionIn(
     throw Errors.invalidTransition(`A ${current.status} booking cannot become ${input.to}`);
   }
   await syncBookingTimers(tx, row);
-  const object = serializeBooking(row);
+  const object = await presentBooking(tx, row);
   await recordEvent(tx, { tenantId, type: input.event, object });
   return object;
 }
@@ -97,7 +97,7 @@ export async function confirmExpiredBooking(tx: TenantTx, tenantId: string, inpu
       throw Errors.invalidTransition(`A ${current.status} booking cannot be confirmed after expiring`);
     }
     await syncBookingTimers(tx, row);
-    const object = serializeBooking(row);
+    const object = await presentBooking(tx, row);
     await recordEvent(tx, { tenantId, type: 'booking.confirmed', object });
     return object;
   } catch (error) {

@@ -5,7 +5,7 @@ import { recordEvent } from '@/server/events/record';
 import { AppError, Errors } from '@/server/lib/errors';
 import { syncBookingTimers } from './booking-timers';
 import { rescheduleBooking } from './reschedule-booking';
-import { serializeBooking } from './serialize';
+import { presentBooking } from './serialize';
 import { FINAL_BOOKING_STATES } from './transition';
 
 const ATTEMPTS = 3;
@@ -78,7 +78,7 @@ export async function updateBooking(
       });
       if (!row) return null;
       await syncBookingTimers(tx, row); // a phone added or removed changes the reminders
-      const object = serializeBooking(row);
+      const object = await presentBooking(tx, row);
       if (rescheduled) {
         await recordEvent(tx, {
           tenantId,

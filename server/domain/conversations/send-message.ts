@@ -1,6 +1,6 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
-import { serializeBooking } from '@/server/domain/bookings/serialize';
+import { presentBooking } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
@@ -124,7 +124,11 @@ export async function attemptSend(ctx: OperationContext, message: Message, loade
     if (result.ok && row.reminderBookingId) {
       const booking = await tx.booking.findUnique({ where: { id: row.reminderBookingId } });
       if (booking)
-        await recordEvent(tx, { tenantId, type: 'booking.reminder.sent', object: serializeBooking(booking) });
+        await recordEvent(tx, {
+          tenantId,
+          type: 'booking.reminder.sent',
+          object: await presentBooking(tx, booking),
+        });
     }
     return object;
   });

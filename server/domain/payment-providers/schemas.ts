@@ -61,6 +61,13 @@ export const PaymentProviderList = z.object({
   data: z
     .array(PaymentProviderConnection)
     .meta({ description: 'The connected providers (none: an empty list)' }),
+  stripe_webhook_url: z.url().meta({
+    description:
+      "This tenant's inbound URL for Stripe's events, also before Stripe is connected: create the Stripe " +
+      'webhook endpoint with it first, then connect (PUT /payment-providers/stripe) with its signing secret',
+    example:
+      'https://switchboard.example.com/api/v1/payment-providers/stripe/webhook/9b2d6c1e-3f4a-4b5c-8d7e-6f5a4b3c2d1e',
+  }),
 });
 
 export const STRIPE_WEBHOOK_OUTCOMES = ['applied', 'no_change', 'deferred', 'ignored', 'duplicate'] as const;

@@ -1,15 +1,25 @@
-// What follows when Stripe settles a payment's Checkout Session: the one seam between Stripe's webhooks
-// (apply-stripe-event.ts) and the rest of the service. Both run inside the transaction that records the
-// Stripe event, so the payment, everything that follows from it, and the event's "applied once" row
-// commit together or not at all.
+// What follows when Stripe settles a payment's Checkout Session: the one seam between Stripe's answers
+// (its webhooks, apply-stripe-event.ts, and the timers that ask it, checkout-timers.ts) and the
+// bookings. Both run inside the transaction that records what Stripe said, so the payment, the booking
+// and the event's "applied once" row commit together or not at all.
 //
-// Today they move the payment (and record its event). The booking that the payment belongs to joins
-// here: a paid session confirms its booking (or, when the hold expired and the slot was taken since,
-// leads to a refund), a failed one expires a still-pending booking. `ctx.db` is the same transaction
-// as `tx`, so operations written against an OperationContext join it.
+// - Paid: payment pending → succeeded (payment.succeeded) and its booking confirmed (booking.confirmed).
+//   A booking that had already expired is confirmed after all while its slot is still free (claimed
+//   atomically, as a new booking would be). If the slot was taken since, the booking stays expired and
+//   the payment is refunded in full through Stripe; that call is never made inside this transaction:
+//   the obligation is recorded here as a `payment.refund_late` timer (due now) and performed once by
+//   refund-late-payment.ts after the commit, so a crash in between cannot lose it.
+// - Failed (expired unpaid, or a delayed payment that failed): payment pending → failed
+//   (payment.failed) and a still-pending booking expired (booking.expired), freeing its slot.
+// - A booking in any other state (confirmed by hand, cancelled, completed) is left as it is: a paid
+//   payment of a cancelled booking stays succeeded, for a person to refund (refunds are explicit).
 import type { Payment } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { confirmExpiredBooking, transitionIn } from '@/server/domain/bookings/transition';
 import type { OperationContext } from '@/server/domain/context';
+import { AppError } from '@/server/lib/errors';
+import { logger } from '@/server/log';
+import { planTimers } from '@/server/timers/plan';
 import { movePayment } from './transition';
 
 /** The session is paid: pending → succeeded, remembering the PaymentIntent (refunds go against it). */
@@ -26,7 +36,9 @@ export async function onCheckoutPaid(
     where: { provider: 'stripe' },
     data: { stripePaymentIntentId: paymentIntentId },
   });
-  return moved ? 'applied' : 'no_change';
+  if (!moved) return 'no_change';
+  if (payment.bookingId) await confirmPaidBooking(tx, ctx, payment.bookingId, moved.row);
+  return 'applied';
 }
 
 /** The session expired unpaid, or its delayed payment failed: pending → failed. */
@@ -41,5 +53,62 @@ export async function onCheckoutFailed(
     event: 'payment.failed',
     where: { provider: 'stripe' },
   });
-  return moved ? 'applied' : 'no_change';
+  if (!moved) return 'no_change';
+  if (payment.bookingId) await expireUnpaidBooking(tx, ctx.tenantId, payment.bookingId);
+  return 'applied';
+}
+
+async function confirmPaidBooking(tx: TenantTx, ctx: OperationContext, bookingId: string, payment: Payment) {
+  const booking = await tx.booking.findUnique({ where: { id: bookingId }, select: { status: true } });
+  if (booking?.status === 'pending') {
+    // Paid in time, or paid first while its hold was running out: confirmed, whatever the clock says.
+    const confirmed = await transitionIn(tx, ctx.tenantId, {
+      id: bookingId,
+      to: 'confirmed',
+      event: 'booking.confirmed',
+    }).catch(refusedTransition);
+    if (confirmed) return;
+  }
+  // Re-read: the hold's expiry may have committed between the read above and the update.
+  const now = await tx.booking.findUnique({ where: { id: bookingId }, select: { status: true } });
+  if (now?.status !== 'expired') {
+    if (now && now.status !== 'confirmed') {
+      logger().warn(
+        { tenant_id: ctx.tenantId, booking_id: bookingId, payment_id: payment.id, status: now.status },
+        'a payment succeeded for a booking that is no longer pending: left for a person to refund',
+      );
+    }
+    return;
+  }
+  try {
+    await confirmExpiredBooking(tx, ctx.tenantId, { id: bookingId });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'slot_unavailable') throw error;
+    // The slot was taken since: the booking stays expired and the money goes back, once, after commit.
+    logger().info(
+      { tenant_id: ctx.tenantId, booking_id: bookingId, payment_id: payment.id },
+      'late payment for a slot taken since: refunding it through Stripe',
+    );
+    await planTimers(tx, {
+      tenantId: ctx.tenantId,
+      subjectId: payment.id,
+      kinds: ['payment.refund_late'],
+      plans: [{ kind: 'payment.refund_late', dueAt: new Date() }],
+    });
+  }
+}
+
+/** pending → expired (booking.expired), freeing its slot; any other state is left as it is. */
+export async function expireUnpaidBooking(tx: TenantTx, tenantId: string, bookingId: string) {
+  await transitionIn(tx, tenantId, { id: bookingId, to: 'expired', event: 'booking.expired' }).catch(
+    refusedTransition,
+  );
+}
+
+/** A transition that found the booking in another state (no SQL failed, so the transaction goes on). */
+function refusedTransition(error: unknown): null {
+  if (error instanceof AppError && (error.code === 'invalid_transition' || error.code === 'not_found')) {
+    return null;
+  }
+  throw error;
 }

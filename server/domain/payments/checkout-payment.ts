@@ -8,7 +8,8 @@
 //   3. abandonCheckout, when that transaction does not commit: the session is expired at Stripe so no
 //      one can pay for a booking that was never stored.
 //
-// expireCheckout withdraws the session of a stored payment when its hold runs out first.
+// expireCheckout withdraws the session of a stored payment when its hold runs out first or its booking is
+// cancelled (server/domain/payments/checkout-timers.ts).
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
 import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
@@ -101,6 +102,7 @@ export async function abandonCheckout(ctx: OperationContext, prepared: PreparedC
     const stripe = await requireStripeConnection(ctx);
     const result = await expireCheckoutSession(stripe.secretKey, prepared.session.id);
     if (!result.ok || result.status === 'complete') {
+      // Paid within the moment the booking failed: a person must refund it (it is in Stripe's dashboard).
       logger().error(
         { tenant_id: ctx.tenantId, payment_id: prepared.paymentId, result },
         'could not withdraw the Checkout Session of a booking that was not stored',
@@ -111,20 +113,27 @@ export async function abandonCheckout(ctx: OperationContext, prepared: PreparedC
   }
 }
 
+/** What Stripe says of a session we asked it to expire (see `expireCheckoutSession`). */
+export type CheckoutClosed =
+  | { status: 'expired' }
+  | { status: 'complete'; paid: boolean; paymentIntentId: string | null };
+
 /**
- * A stored Stripe payment's hold ran out: its session is expired at Stripe (its checkout.session.expired
- * webhook then fails the payment). `complete`: it was paid first, and the completion's webhook confirms
- * it. 409 payment_provider_missing / 502 payment_provider_unavailable when Stripe cannot be asked.
+ * A stored Stripe payment's session must stop taking money (its hold ran out, or its booking was
+ * cancelled): it is expired at Stripe. `complete`: it was paid first (or a delayed payment is settling).
+ * 409 payment_provider_missing / 502 payment_provider_unavailable when Stripe cannot be asked. Never
+ * call it inside a database transaction: the call to Stripe can take seconds.
  */
 export async function expireCheckout(
   ctx: OperationContext,
   payment: { provider: string; providerRef: string | null },
-): Promise<'expired' | 'complete'> {
+): Promise<CheckoutClosed> {
   if (payment.provider !== 'stripe' || !payment.providerRef) {
     throw new Error('expireCheckout: not a Stripe payment with a Checkout Session');
   }
   const stripe = await requireStripeConnection(ctx);
   const result = await expireCheckoutSession(stripe.secretKey, payment.providerRef);
   if (!result.ok) throw providerProblem(result.failure);
-  return result.status;
+  if (result.status === 'expired') return { status: 'expired' };
+  return { status: 'complete', paid: result.paid, paymentIntentId: result.paymentIntentId };
 }

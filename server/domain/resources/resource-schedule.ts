@@ -1,4 +1,4 @@
-import { serializeBooking } from '@/server/domain/bookings/serialize';
+import { presentBookings } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { serializeResource, serializeTimeOff } from './serialize';
@@ -31,7 +31,7 @@ export async function getResourceSchedule(
   ]);
   return {
     resource: serializeResource(resource),
-    bookings: bookings.map(serializeBooking),
+    bookings: await presentBookings(db, bookings),
     time_off: timeOff.map(serializeTimeOff),
   };
 }
