@@ -1,6 +1,7 @@
 import { settings } from '@/server/config/settings';
 import type { Booking, Prisma, Service } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
@@ -54,6 +55,7 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
     await syncBookingTimers(tx, row, null);
     const object = serializeBooking(row);
     await recordEvent(tx, { tenantId, type: 'booking.created', object });
+    await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
     return object;
   });
 }
@@ -119,6 +121,7 @@ async function insertServiceBooking(
   await syncBookingTimers(tx, row, service);
   const object = serializeBooking(row);
   await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
+  await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
   // The payment step (Stripe Checkout) joins here, in the booking's transaction.
   await startCheckout(tx, ctx, { booking: row, service });
   return object;
