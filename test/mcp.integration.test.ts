@@ -187,6 +187,16 @@ describe('each tool does what its REST twin does', () => {
     expect(byDigits).toEqual(rest.body);
     const byEmail = await admin.ok('list_customer_bookings', { email: 'ADA.MCP@example.test' });
     expect((byEmail.data as { id: string }[]).map((x) => x.id)).toContain(booked.id);
+
+    // A hold, as POST /bookings takes it.
+    const hold_expires_at = new Date(Date.now() + 3_600_000).toISOString();
+    const held = await admin.ok('book_slot', {
+      service_id: service.id,
+      start_at: utc(day, '12:00'),
+      customer: { name: 'Held' },
+      hold_expires_at,
+    });
+    expect(held).toMatchObject({ status: 'pending', hold_expires_at });
   });
 
   it('reschedule_booking and cancel_booking move and cancel it as their REST twins do', async () => {

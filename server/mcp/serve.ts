@@ -8,10 +8,11 @@
 // in JSON, no SSE stream. Nothing is kept between requests, so any instance (a serverless function
 // included) answers any request, and the credential of each request is the only authority.
 //
-// The low-level `Server` rather than `McpServer.registerTool`: a tool's arguments are validated by
-// its route's own schema and answered with the route's field errors (validation_failed), which
-// `registerTool` would pre-empt with its own check and message.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+// Tools are served through `McpServer`'s underlying `server` (the SDK's documented way to set custom
+// request handlers), not `registerTool`: a tool's arguments are validated by its route's own schema
+// and answered with the route's field errors (validation_failed), which `registerTool` would
+// pre-empt with its own check and message, and tools/list depends on the caller's role.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -61,10 +62,9 @@ export async function serveMcp(input: {
   // The pipeline counted this request once; each further message of a batch counts as one more.
   if (Array.isArray(body)) await assertWithinApiRateLimit(principal, body.length - 1);
 
-  const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: {} },
-    instructions: ASSISTANT_INSTRUCTIONS,
-  });
+  const mcp = new McpServer(MCP_SERVER_INFO, { instructions: ASSISTANT_INSTRUCTIONS });
+  const { server } = mcp;
+  server.registerCapabilities({ tools: {} });
   server.onerror = (error) => logger().debug({ err: error, request_id: requestId }, 'mcp transport');
   // A failure that is not a refusal (a bug, the database gone) is the request's: after the protocol
   // answered, it is thrown to the pipeline, which answers 500 (logged) or 503 as for any route.
@@ -102,13 +102,13 @@ export async function serveMcp(input: {
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  await server.connect(transport);
+  await mcp.connect(transport);
   try {
     const response = await transport.handleRequest(request, { parsedBody: body });
     if (failure) throw failure.error;
     return await replyOf(response);
   } finally {
-    await server.close();
+    await mcp.close();
   }
 }
 
