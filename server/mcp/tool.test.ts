@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listOf } from '@/server/api/schemas/common';
 import { bookingRoutes } from '@/server/api/v1/bookings';
+import { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import { AppError } from '@/server/lib/errors';
-import { inputSchemaOf, jsonSchemaOf, outputSchemaOf, routeInputOf, toolFrom } from './tool';
+import { inputSchemaOf, type JsonSchema, jsonSchemaOf, outputSchemaOf, routeInputOf, toolFrom } from './tool';
 import { ASSISTANT_TOOLS } from './tools';
 
 const route = (operationId: string) => {
@@ -49,6 +50,17 @@ describe('the JSON Schemas of a tool', () => {
       additionalProperties: false,
       description: 'One page, newest first; pass next_cursor as ?cursor= for the next page',
     });
+  });
+
+  it('keep the rules a standard format does not say (a phone’s pattern), not zod’s regex for one', () => {
+    const book = jsonSchemaOf(CreateBookingInput, 'input').properties as Record<string, JsonSchema>;
+    expect(book.start_at).toEqual({
+      type: 'string',
+      format: 'date-time',
+      description: 'RFC 3339 timestamp (any offset; stored and returned in UTC)',
+    });
+    const customer = book.customer as { properties: Record<string, { anyOf: JsonSchema[] }> };
+    expect(customer.properties.phone.anyOf[0]).toMatchObject({ pattern: '^\\+?[1-9][0-9]{6,14}$' });
   });
 
   it('compile as draft-07 for every tool, and each answer is an object (MCP structured content)', () => {

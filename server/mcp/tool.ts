@@ -60,10 +60,14 @@ export function mayCall(tool: AssistantTool, role: Role): boolean {
 
 const generated = new WeakMap<z.ZodType, { input?: JsonSchema; output?: JsonSchema }>();
 
+/** Formats JSON Schema names itself: zod's own regex beside one only lengthens what a model reads. */
+const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'email', 'uuid', 'uri']);
+
 /**
  * The JSON Schema (draft-07, what MCP clients and the SDK's own validator read) of a zod schema, as
  * the SDK's own conversion makes it (zod's `toJSONSchema`), self-contained: component references are
- * inlined, and an `example` becomes the standard `examples`. Cached per schema object.
+ * inlined, an `example` becomes the standard `examples`, and a standard `format` stands without
+ * zod's regex for it (the route's schema still validates every call). Cached per schema object.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const cached = generated.get(schema) ?? {};
@@ -87,6 +91,7 @@ function tidy(node: unknown, definitions: Record<string, JsonSchema>, depth: num
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(base)) out[key] = tidy(value, definitions, depth + 1);
   if (example !== undefined && out.examples === undefined) out.examples = [example];
+  if (typeof out.format === 'string' && STANDARD_FORMATS.has(out.format)) delete out.pattern;
   return out;
 }
 
