@@ -31,7 +31,8 @@ export const ASSISTANT_INSTRUCTIONS =
   'Times are RFC 3339 timestamps in UTC (e.g. 2027-03-01T08:00:00.000Z); find_slots gives the valid start_at ' +
   'values. A refused call answers isError with a problem document whose code says why: slot_unavailable ' +
   '(taken: offer another time), validation_failed (errors[] names each field), not_found, forbidden, ' +
-  'invalid_transition (not possible in the current state), outside_customer_service_window, rate_limited.';
+  'invalid_transition (not possible in the current state), outside_customer_service_window (only a WhatsApp ' +
+  'template can reach the customer now).';
 
 export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
   toolFrom(route(availabilityRoutes, 'listSlots'), {
