@@ -7,8 +7,8 @@
 const TEST = '\\.(test|spec)\\.tsx?$|^(test|e2e|bench)/';
 /** Layers below the transports: they must work without knowing which transport called them. */
 const LOWER = '^server/(domain|events|auth|db|webhooks|security|lib|config)/';
-/** The transports: REST handlers and schemas, tRPC, and the Next.js app. */
-const TRANSPORT = '^(server/(http|api|trpc)|app)/';
+/** The transports: REST handlers and schemas, tRPC, the assistant's tools (MCP), and the Next.js app. */
+const TRANSPORT = '^(server/(http|api|trpc|mcp)|app)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -23,7 +23,7 @@ module.exports = {
     {
       name: 'lower-layers-never-import-transport',
       comment:
-        'server/(domain|events|auth|db|webhooks|security|lib|config) must not import server/(http|api|trpc) ' +
+        'server/(domain|events|auth|db|webhooks|security|lib|config) must not import server/(http|api|trpc|mcp) ' +
         'or app/: transports call into these layers, never the other way round. Move the shared piece down.',
       severity: 'error',
       from: { path: LOWER, pathNot: TEST },

@@ -1298,11 +1298,31 @@ export interface paths {
         };
         /**
          * Who changed what: keys, webhook endpoints, channels, members, invitations, secrets
-         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change: a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Permission `audit_log.read` (roles: admin).
+         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change, and so is every change an AI assistant makes through its tools (POST /mcp: action assistant.tool_called, target the booking or conversation, tool the tool’s name, actor the credential the assistant used): a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Permission `audit_log.read` (roles: admin).
          */
         get: operations["listAuditLog"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)
+         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). Permission `assistant_tools.use` (roles: admin, agent).
+         */
+        post: operations["sendMcpMessages"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3713,7 +3733,7 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key";
@@ -3722,9 +3742,11 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation";
                 id: string;
             };
+            /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
+            tool: string | null;
             /** @description The client address of the request (CONTRACT §10) */
             ip: string | null;
             /**
@@ -3732,6 +3754,52 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             created_at: string;
+        };
+        /** @description The JSON-RPC 2.0 answer to one request */
+        McpAnswer: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            id: string | number | null;
+            /** @description tools/call: {content: [{type: "text", text}], structuredContent, isError?}; a refused call has isError: true and the problem document (with its code) as text */
+            result?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON-RPC error: an unknown method or malformed parameters */
+            error?: {
+                code: number;
+                message: string;
+                data?: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A JSON-RPC 2.0 message of the Model Context Protocol */
+        McpMessage: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            /** @description A request’s id, which its answer carries back */
+            id?: string | number;
+            /**
+             * @description initialize, notifications/initialized, ping, tools/list or tools/call
+             * @example tools/call
+             */
+            method?: string;
+            /**
+             * @description tools/call: the tool’s name and its arguments (see docs/integrators.md for the tools)
+             * @example {
+             *       "name": "find_slots",
+             *       "arguments": {
+             *         "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+             *         "start": "2027-03-01",
+             *         "end": "2027-03-07"
+             *       }
+             *     }
+             */
+            params?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -10758,7 +10826,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated";
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
                 /** @description Only entries of this person (usr_…) or API key (key_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */
@@ -10804,6 +10872,123 @@ export interface operations {
             };
             /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendMcpMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"] | components["schemas"]["McpMessage"][];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer to each request of the body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpAnswer"] | components["schemas"]["McpAnswer"][];
+                };
+            };
+            /** @description Only notifications or responses were sent: accepted, no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_acceptable (the MCP endpoint: send Accept: application/json, text/event-stream) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

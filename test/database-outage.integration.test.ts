@@ -116,6 +116,13 @@ describe('a database outage', () => {
       },
     });
     expect(write.status).toBe(503);
+    // The assistant's endpoint is a route like the others: refused before any protocol work.
+    const mcp = await api('POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { Accept: 'application/json, text/event-stream' },
+    });
+    expect([mcp.status, mcp.body.code]).toEqual([503, 'service_unavailable']);
+    expect(Number(mcp.headers.get('retry-after'))).toBeGreaterThan(0);
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(503);
 

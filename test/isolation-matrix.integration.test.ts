@@ -223,6 +223,9 @@ const REST: Record<string, RestCase> = {
   listInvitations: {},
   revokeInvitation: { id: 'invitation' },
   listAuditLog: { foreignInput: { query: (f) => `?actor_id=${f.userId}`, expect: 'empty' } },
+  // The assistant's tools: refused before any protocol work like every route; what a tool call does
+  // with B's ids (not_found, empty lists, 422) is test/mcp.integration.test.ts's "tenant isolation".
+  sendMcpMessages: { body: () => ({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
 };
 
 /** How a tRPC procedure is called: its input with the given ids, and what it needs. */

@@ -176,6 +176,16 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it("fails a domain import of the assistant's tools (server/mcp) with the layer rule", async () => {
+    const violations = await cruise({
+      'server/mcp/tools.ts': `export const TOOLS = [];\n`,
+      'server/domain/x.ts': `import { TOOLS } from '@/server/mcp/tools';\nexport const x = TOOLS;\n`,
+    });
+    expect(violations).toEqual([
+      { rule: 'lower-layers-never-import-transport', from: 'server/domain/x.ts', to: 'server/mcp/tools.ts' },
+    ]);
+  });
+
   it('fails a dynamic import of server/api from server/auth with the layer rule', async () => {
     const violations = await cruise({
       'server/api/x.ts': `export const x = 1;\n`,

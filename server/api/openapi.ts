@@ -15,6 +15,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'tenant_mismatch (credential of another tenant) or forbidden (role)',
   404: 'not_found (also for another tenant’s resource)',
   405: 'method_not_allowed',
+  406: 'not_acceptable (the MCP endpoint: send Accept: application/json, text/event-stream)',
   409: 'invalid_transition, idempotency_key_reused or another conflict',
   413: 'payload_too_large (body over 1 MiB)',
   415: 'unsupported_media_type (bodies must be application/json)',
@@ -49,6 +50,8 @@ const API_CONVENTIONS = [
     'before the password is checked; a success does not count (429 `rate_limited` with `Retry-After`).',
   '- **Request ids**: every response carries `X-Request-Id` (the caller’s when it is 1–128 of ' +
     '`[A-Za-z0-9._:-]`).',
+  '- **AI assistants**: `POST /api/v1/mcp` serves the Model Context Protocol (stateless Streamable HTTP) ' +
+    'with tools that run these same operations, authenticated like every route (see that operation).',
 ].join('\n');
 
 export function buildOpenApiDocument(routes: AnyRoute[]) {

@@ -12,6 +12,7 @@ import { channelRoutes } from './v1/channels';
 import { conversationRoutes } from './v1/conversations';
 import { deliveryRoutes } from './v1/deliveries';
 import { eventRoutes } from './v1/events';
+import { mcpRoutes } from './v1/mcp';
 import { memberRoutes } from './v1/members';
 import { metaRoutes } from './v1/meta';
 import { paymentProviderRoutes, stripeWebhookRoutes } from './v1/payment-providers';
@@ -40,6 +41,7 @@ export const routes: AnyRoute[] = [
   ...eventRoutes,
   ...memberRoutes,
   ...auditLogRoutes,
+  ...mcpRoutes,
   ...metaRoutes(() => {
     openApiDocument ??= buildOpenApiDocument(routes) as unknown as Record<string, unknown>;
     return openApiDocument;

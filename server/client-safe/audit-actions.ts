@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'payment_provider.connected',
   'payment_provider.disconnected',
   'resource.calendar_token_rotated',
+  /** A change made through one of the AI assistant's tools (MCP); the entry names the tool. */
+  'assistant.tool_called',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -31,5 +33,7 @@ export const AUDIT_TARGET_TYPES = [
   'invitation',
   'payment_provider',
   'resource',
+  'booking',
+  'conversation',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -29,6 +29,11 @@ export const PERMISSIONS = {
   'members.read': ['admin'],
   'members.write': ['admin'],
   'audit_log.read': ['admin'],
+  /**
+   * Connecting an AI assistant to POST /mcp. Each of its tools then needs its REST twin's permission
+   * as well (server/mcp/tools.ts).
+   */
+  'assistant_tools.use': ['admin', 'agent'],
   /** The dashboard's home: the tenant's delivery chart, failing endpoints, queue and today. */
   'overview.read': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -18,6 +18,12 @@ export interface OperationContext {
    * there too instead of being done twice (a Stripe refund: server/domain/payments/refund-payment.ts).
    */
   requestKey?: string;
+  /**
+   * The AI assistant's tool (MCP, server/mcp/tools.ts) this operation runs for. An operation that
+   * changes something records `assistant.tool_called` naming it, in the transaction of its change
+   * (`recordToolCall`, server/domain/audit/record-audit.ts).
+   */
+  tool?: string;
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system' };

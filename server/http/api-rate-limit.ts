@@ -37,12 +37,16 @@ function limiter(points: number, store: 'postgres' | 'memory'): Limiter {
   return holder.__switchboardApiLimiter.limiter;
 }
 
-export async function assertWithinApiRateLimit(principal: Principal): Promise<void> {
+/**
+ * Counts `requests` (default 1) against the credential's limit, or throws 429. A JSON-RPC batch on the
+ * MCP endpoint counts each of its messages, so batching does not multiply the limit.
+ */
+export async function assertWithinApiRateLimit(principal: Principal, requests = 1): Promise<void> {
   const { API_RATE_LIMIT_PER_SECOND: points, API_RATE_LIMIT_STORE: store } = settings();
-  if (points === 0) return;
+  if (points === 0 || requests < 1) return;
   const key = principal.kind === 'api_key' ? principal.keyId : `${principal.tenantId}:${principal.userId}`;
   try {
-    await limiter(points, store).consume(key);
+    await limiter(points, store).consume(key, requests);
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) throw Errors.rateLimited(rejection.msBeforeNext / 1000);
     throw rejection;

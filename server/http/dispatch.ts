@@ -203,7 +203,8 @@ async function dispatch(
     ...operationContext(tenantId, actorOf(principal), base.ip),
     ...(idempotencyKey !== null ? { requestKey: idempotencyKey } : {}),
   };
-  const run = () => route.handler({ ctx, body, query, params });
+  const http = route.restOnly ? { http: { request, requestId, principal } } : {};
+  const run = () => route.handler({ ctx, body, query, params, ...http });
 
   if (idempotencyKey !== null) {
     const credential = ctx.actor.type === 'system' ? 'system' : `${ctx.actor.type}:${ctx.actor.id}`;

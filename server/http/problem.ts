@@ -8,10 +8,11 @@ export function problemStatus(error: AppError): number {
   return HTTP_STATUS[error.code] ?? 500;
 }
 
-export function problemResponse(error: AppError, requestId: string): Response {
+/** The problem document of an error: the body of its REST answer (and the text of a refused assistant tool call). */
+export function problemBody(error: AppError, requestId: string) {
   const status = problemStatus(error);
-  const { errors, retryAfterSeconds, allow, replayed } = error.details;
-  const body = {
+  const { errors } = error.details;
+  return {
     type: `${PROBLEM_DOCS}#${error.code}`,
     title: TITLES[status] ?? 'Error',
     status,
@@ -20,6 +21,12 @@ export function problemResponse(error: AppError, requestId: string): Response {
     request_id: requestId,
     ...(errors ? { errors } : {}),
   };
+}
+
+export function problemResponse(error: AppError, requestId: string): Response {
+  const body = problemBody(error, requestId);
+  const { status } = body;
+  const { retryAfterSeconds, allow, replayed } = error.details;
   const headers: Record<string, string> = {
     'Content-Type': 'application/problem+json',
     'X-Request-Id': requestId,

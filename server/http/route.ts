@@ -5,6 +5,7 @@
 // declared `responses`: a status it does not declare, or a body that does not fit that status's
 // schema, does not compile.
 import type { z } from 'zod';
+import type { Principal } from '@/server/auth/principal';
 import type { Permission } from '@/server/client-safe/permissions';
 import type { OperationContext } from '@/server/domain/context';
 
@@ -64,6 +65,18 @@ export interface OperationInput<B, Q, Path extends string> {
   body: Infer<B>;
   query: Infer<Q>;
   params: PathParams<Path>;
+  /**
+   * Only for a `restOnly` route, which no other transport runs: the HTTP request as received (its
+   * body already read into `body`), its id and the caller's principal. The MCP endpoint hands them
+   * to the protocol's transport (server/mcp/serve.ts).
+   */
+  http?: HttpInput;
+}
+
+export interface HttpInput {
+  request: Request;
+  requestId: string;
+  principal: Principal;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -110,7 +123,10 @@ export interface TenantRoute<
   auth: 'tenant';
   /** What the caller must be allowed (server/client-safe/permissions.ts); others get 403 forbidden. */
   permission: Permission;
-  /** Not offered as a tRPC procedure (a streamed file: the dashboard reads it over REST with its session). */
+  /**
+   * Not offered as a tRPC procedure (a streamed file: the dashboard reads it over REST with its
+   * session; the MCP endpoint): its handler also gets `http`.
+   */
   restOnly?: boolean;
   handler: (input: OperationInput<B, Q, Path>) => Promise<Reply<R>>;
 }

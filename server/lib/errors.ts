@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'invalid_json',
   'unsupported_media_type',
   'payload_too_large',
+  'not_acceptable',
+  'invalid_mcp_request',
   'validation_failed',
   'url_not_allowed',
   'channel_verification_failed',

@@ -8,8 +8,7 @@ import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z } from 'zod';
 import { requirePermission } from '@/server/auth/principal';
 import type { AnyRoute, AnyTenantRoute, PathParams, Responses } from '@/server/http/route';
-import { Errors } from '@/server/lib/errors';
-import { validate } from '@/server/lib/validate';
+import { parseRouteInput } from '@/server/http/route-input';
 import { createTRPCRouter, protectedProcedure } from './init';
 
 type Schema<S> = Exclude<S, undefined>;
@@ -48,38 +47,6 @@ type Derivable<R> = R extends AnyTenantRoute ? (R extends { restOnly: true } ? n
 export type ProceduresOf<Routes extends readonly AnyRoute[]> = {
   [R in Derivable<Routes[number]> as R['operationId']]: ProcedureOf<R>;
 };
-
-/** The path parameter names of a route, in order (`/a/{id}/b/{message_id}` → id, message_id). */
-export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-}
-
-/**
- * Splits a procedure's input into the route's params and body/query and validates each as REST
- * does: a missing or non-string path parameter is a field error like any other.
- */
-export function parseRouteInput(route: AnyTenantRoute, raw: unknown) {
-  const input = raw ?? {};
-  if (typeof input !== 'object' || Array.isArray(input)) {
-    throw Errors.validation([{ path: '(input)', message: 'Expected an object' }]);
-  }
-  const names = pathParamNames(route.path);
-  const params: Record<string, string> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (names.includes(key)) params[key] = value as string;
-    else rest[key] = value;
-  }
-  const missing = names.filter((name) => typeof params[name] !== 'string' || params[name].length === 0);
-  if (missing.length > 0) {
-    throw Errors.validation(missing.map((name) => ({ path: name, message: 'Required: a non-empty string' })));
-  }
-  return {
-    params,
-    body: route.body ? validate(route.body, rest) : undefined,
-    query: route.query ? validate(route.query, rest) : undefined,
-  };
-}
 
 export function procedureFrom<R extends AnyTenantRoute>(route: R): ProcedureOf<R> {
   // The permission is checked before the input, as REST answers 403 before 422; both read the

@@ -32,10 +32,24 @@ done
 status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/v1/bookings")
 [ "$status" = 400 ] || { echo "expected 400 without X-Tenant-ID, got $status"; exit 1; }
 
+# The assistant's tools (MCP) through the built app: listed with the last tenant's key, refused without one.
+mcp=(-X POST "http://127.0.0.1:$port/api/v1/mcp" -H 'Content-Type: application/json'
+  -H 'Accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
+tools=$(curl -s "${mcp[@]}" -H "X-Tenant-ID: $tenant" -H "Authorization: Bearer $key")
+grep -q '"name":"book_slot"' <<<"$tools" || { echo "POST /api/v1/mcp tools/list answered: $tools"; cat "$log"; exit 1; }
+status=$(curl -s -o /dev/null -w '%{http_code}' "${mcp[@]}" -H "X-Tenant-ID: $tenant")
+[ "$status" = 401 ] || { echo "expected 401 from /api/v1/mcp without a credential, got $status"; exit 1; }
+echo "the assistant's tools answer over MCP with a key, and 401 without"
+
 # CONTRACT §10: a page forbids framing and sniffing; HSTS in production.
 headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/login")
-for h in "x-content-type-options: nosniff" "x-frame-options: DENY" "content-security-policy: frame-ancestors 'none'" "strict-transport-security:"; do
+for h in "x-content-type-options: nosniff" "x-frame-options: DENY" "strict-transport-security:"; do
   grep -qi "^$h" <<<"$headers" || { echo "GET /login lacks the header '$h'"; echo "$headers"; exit 1; }
+done
+# The page's Content-Security-Policy: nonce-based scripts, and no framing.
+csp=$(grep -i '^content-security-policy:' <<<"$headers")
+for part in "frame-ancestors 'none'" "script-src 'self' 'nonce-" "default-src 'self'"; do
+  grep -qF "$part" <<<"$csp" || { echo "GET /login: the Content-Security-Policy lacks \"$part\": $csp"; exit 1; }
 done
 echo "pages carry the security headers"
 

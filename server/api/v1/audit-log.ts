@@ -15,7 +15,9 @@ export const auditLogRoutes = [
     description:
       'Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, ' +
       'channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is ' +
-      'recorded in the same transaction as the change: a ' +
+      'recorded in the same transaction as the change, and so is every change an AI assistant makes through ' +
+      'its tools (POST /mcp: action assistant.tool_called, target the booking or conversation, tool the ' +
+      'tool’s name, actor the credential the assistant used): a ' +
       'change that fails leaves no entry, and an entry never exists without its change. Entries hold ids ' +
       'only (actor, target), never a secret, and cannot be changed or deleted through any interface (the ' +
       'database refuses it too). They are kept indefinitely: event retention does not touch them. Changes ' +

@@ -34,6 +34,7 @@ export function serializeAuditEntry(row: AuditLog): AuditLogEntry {
     action: row.action as AuditAction,
     actor: { type: row.actorType as 'user' | 'api_key', id: row.actorId },
     target: { type: row.targetType as AuditTargetType, id: row.targetId },
+    tool: row.tool,
     ip: row.ip,
     created_at: row.createdAt.toISOString(),
   };

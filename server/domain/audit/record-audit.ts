@@ -14,6 +14,8 @@ import { newId } from '@/server/lib/ids';
 export interface AuditEntry {
   action: AuditAction;
   target: { type: AuditTargetType; id: string };
+  /** The assistant's tool that made the change (`assistant.tool_called` only). */
+  tool?: string;
 }
 
 /** Anything that can insert an audit row: a transaction of the tenant-scoped client. */
@@ -32,9 +34,26 @@ export async function recordAudit(tx: AuditWriter, ctx: OperationContext, entry:
       actorId: ctx.actor.id,
       targetType: entry.target.type,
       targetId: entry.target.id,
+      tool: entry.tool ?? null,
       ip: ctx.clientAddress ?? null,
     },
   });
+}
+
+/**
+ * When the operation runs for one of the AI assistant's tools (`ctx.tool`, set by the MCP endpoint):
+ * its `assistant.tool_called` entry, in the transaction of the change, so a business sees what its
+ * assistant did and with which credential. Nothing for any other caller. Called once per operation,
+ * in the transaction that makes its change (a placement retried on another resource rolls back with
+ * the entry of the failed attempt).
+ */
+export async function recordToolCall(
+  tx: AuditWriter,
+  ctx: OperationContext,
+  target: { type: 'booking' | 'conversation'; id: string },
+): Promise<void> {
+  if (!ctx.tool) return;
+  await recordAudit(tx, ctx, { action: 'assistant.tool_called', target, tool: ctx.tool });
 }
 
 /**

@@ -29,6 +29,10 @@ export const AuditLogEntry = z.object({
     id: z.string().meta({ description: 'usr_… or key_…' }),
   }),
   target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string() }),
+  tool: z.string().nullable().meta({
+    description:
+      'The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise',
+  }),
   ip: z.string().nullable().meta({ description: 'The client address of the request (CONTRACT §10)' }),
   created_at: Timestamp,
 });

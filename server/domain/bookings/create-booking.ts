@@ -1,6 +1,7 @@
 import { settings } from '@/server/config/settings';
 import type { Booking, Prisma, Service } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import type { PreparedCheckout } from '@/server/domain/payments/checkout-payment';
@@ -56,6 +57,7 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
     await syncBookingTimers(tx, row, null);
     const object = serializeBooking(row, null);
     await recordEvent(tx, { tenantId, type: 'booking.created', object });
+    await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
     return object;
   });
 }
@@ -149,6 +151,7 @@ async function insertServiceBooking(
   const payment = prepared ? { id: prepared.paymentId, checkout_url: prepared.session.url } : null;
   const object = serializeBooking(row, payment);
   await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
+  await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
   // The payment step (Stripe Checkout): the pending payment commits with the booking.
   await startCheckout(tx, ctx, { booking: row, prepared });
   return object;

@@ -1,4 +1,5 @@
 import type { Booking } from '@/server/db/generated/client';
+import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { AppError, Errors } from '@/server/lib/errors';
@@ -112,6 +113,7 @@ async function move(
         },
       });
     }
+    await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
     return object;
   }, PLACEMENT_TX);
 }

@@ -2,6 +2,7 @@ import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { BookingStatus } from '@/server/db/generated/enums';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
@@ -46,7 +47,11 @@ interface TransitionInput {
  * an allowed state.
  */
 export function transitionBooking(ctx: OperationContext, input: TransitionInput): Promise<BookingResource> {
-  return ctx.db.$transaction((tx) => transitionIn(tx, ctx.tenantId, input));
+  return ctx.db.$transaction(async (tx) => {
+    const object = await transitionIn(tx, ctx.tenantId, input);
+    await recordToolCall(tx, ctx, { type: 'booking', id: object.id });
+    return object;
+  });
 }
 
 export async function transitionIn(

@@ -1,3 +1,4 @@
+import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
 
@@ -11,8 +12,8 @@ export function handoffConversation(
   input: { id: string; reason: string; summary?: string | null },
 ) {
   const { db, tenantId } = ctx;
-  return db.$transaction((tx) =>
-    transitionConversation(tx, tenantId, {
+  return db.$transaction(async (tx) => {
+    const conversation = await transitionConversation(tx, tenantId, {
       id: input.id,
       allowed: { status: 'open', handledBy: 'ai' },
       data: {
@@ -29,6 +30,8 @@ export function handoffConversation(
         c.status === 'open'
           ? 'This conversation is already handled by a person'
           : `A ${c.status} conversation cannot be handed off`,
-    }),
-  );
+    });
+    await recordToolCall(tx, ctx, { type: 'conversation', id: conversation.id });
+    return conversation;
+  });
 }

@@ -1,5 +1,6 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { recordToolCall } from '@/server/domain/audit/record-audit';
 import { presentBooking } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/events/record';
@@ -60,6 +61,8 @@ export async function sendMessage(ctx: OperationContext, input: { id: string } &
       },
     });
     await tx.conversation.update({ where: { id: conversation.id }, data: { lastMessageAt: now } });
+    // The message exists from here on, whatever its send makes of it: the assistant's call is recorded now.
+    await recordToolCall(tx, ctx, { type: 'conversation', id: conversation.id });
     return { conversation, message };
   });
   return attemptSend(ctx, message, conversation);

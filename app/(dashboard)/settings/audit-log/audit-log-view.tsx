@@ -61,7 +61,7 @@ export function AuditLogView() {
     <>
       <PageHeader
         title="Audit log"
-        description="Every change people and API keys made to keys, webhooks, channels, members and invitations. Entries cannot be changed or deleted."
+        description="Every change people and API keys made to keys, webhooks, channels, members and invitations, and everything an AI assistant changed through its tools. Entries cannot be changed or deleted."
       />
       <Card className="mb-6">
         <CardBody>
@@ -115,6 +115,12 @@ export function AuditLogView() {
                   </Td>
                   <Td>
                     <Code>{e.action}</Code>
+                    {e.tool ? (
+                      <span className="text-muted">
+                        {' '}
+                        by the assistant’s <Code>{e.tool}</Code>
+                      </span>
+                    ) : null}
                   </Td>
                   <Td className="[overflow-wrap:anywhere]">
                     {e.actor.type === 'user'
