@@ -139,6 +139,17 @@ export const ScheduleQuery = z
     message: 'At most 62 days after from',
   });
 
+export const WorkingInterval = z
+  .object({
+    start: Timestamp,
+    end: Timestamp,
+  })
+  .meta({
+    id: 'WorkingInterval',
+    description: 'A stretch of working hours as UTC instants (end exclusive)',
+    example: { start: '2027-03-01T08:00:00.000Z', end: '2027-03-01T16:00:00.000Z' },
+  });
+
 export const CalendarFeed = z.object({
   calendar_url: z.string().meta({
     description:
