@@ -2,7 +2,8 @@
 // schedule (its working hours in the window, expanded in its zone across a DST change; bookings that
 // overlap the window, not only those starting in it) and the slot search for moving a booking
 // (reschedule_booking_id: the booking's own interval does not count against it; another tenant's
-// booking is refused without a trace).
+// booking is refused without a trace), and the weekly hours editor's field errors (paths that name the
+// interval, `weekly_hours.mon[1]`, as every other field error does).
 import { describe, expect, it } from 'vitest';
 import { dayFromNow, everyDay, givenResource, givenService, serviceBooking, utc } from './booking-fixtures';
 import { expectProblemCode } from './domain-fixtures';
@@ -61,6 +62,29 @@ describe('GET /resources/{id}/schedule: working hours in the window, bookings ov
       `/resources/${r.id}/schedule?from=${utc(next, '00:00')}&to=${utc(dayFromNow(22), '00:00')}`,
     );
     expect(res.body.bookings.map((x: { id: string }) => x.id)).toEqual([late.body.id]);
+  });
+});
+
+describe('weekly hours problems name their interval as every field error does', () => {
+  it('answers weekly_hours.tue[1] for an overlap and weekly_hours.wed[0].end for an end before its start', async () => {
+    const res = await a.admin('POST', '/resources', {
+      body: {
+        name: 'X',
+        time_zone: 'UTC',
+        weekly_hours: {
+          tue: [
+            { start: '09:00', end: '12:00' },
+            { start: '11:00', end: '14:00' },
+          ],
+          wed: [{ start: '12:00', end: '09:00' }],
+        },
+      },
+    });
+    expectProblemCode(res, 422, 'validation_failed');
+    expect(res.body.errors).toEqual([
+      { path: 'weekly_hours.tue[1]', message: 'Overlaps 09:00–12:00 of the same day' },
+      { path: 'weekly_hours.wed[0].end', message: 'Must be after start' },
+    ]);
   });
 });
 

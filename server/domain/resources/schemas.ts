@@ -65,7 +65,11 @@ const checkHours = (value: { weekly_hours?: z.output<typeof WeeklyHours> }, ctx:
   for (const problem of weeklyHoursProblems(value.weekly_hours)) {
     ctx.addIssue({
       code: 'custom',
-      path: problem.path.split(/[.[\]]+/).filter(Boolean),
+      // Indexes as numbers, so the error's path reads `weekly_hours.mon[1]` like every other field error.
+      path: problem.path
+        .split(/[.[\]]+/)
+        .filter(Boolean)
+        .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
       message: problem.message,
     });
   }
