@@ -8,7 +8,6 @@ import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
   EmptyState,
-  PageHeader,
   PromptDialog,
   StatusBadge,
   Table,
@@ -25,7 +24,8 @@ import { BOOKING_STATUSES } from '@/server/client-safe/statuses';
 const FILTERS = ['all', ...BOOKING_STATUSES] as const;
 type Filter = (typeof FILTERS)[number];
 
-export function BookingsView() {
+/** Every booking of the tenant, newest first, with a status filter: the calendar's second view (free-form bookings, which have no resource, are only here). */
+export function BookingsList() {
   const trpc = useTRPC();
   const [filter, setFilter] = useState<Filter>('all');
   const bookings = useInfiniteQuery(
@@ -47,11 +47,9 @@ export function BookingsView() {
 
   return (
     <>
-      <PageHeader
-        title="Bookings"
-        description="Appointments made by customers, your assistant or the API."
-        actions={<StatusSelect id="booking-filter" value={filter} options={FILTERS} onChange={setFilter} />}
-      />
+      <div className="mb-3 flex justify-end">
+        <StatusSelect id="booking-filter" value={filter} options={FILTERS} onChange={setFilter} />
+      </div>
       {feedback.node}
       <CursorList
         query={bookings}
