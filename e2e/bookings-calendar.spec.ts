@@ -264,6 +264,13 @@ test('a hold is seen to expire; a booking is cancelled and another marked a no-s
   await expect(held).toHaveAttribute('data-status', 'expired', { timeout: 25_000 });
   await expect(held).toContainText('expired');
 
+  // Several resources side by side in the day view (a phone scrolls them inside the grid's box).
+  await page.getByRole('button', { name: 'Dr. Calendar' }).click();
+  await expect(page).toHaveURL(/r=res_\w+%2Cres_\w+|r=res_\w+,res_\w+/);
+  await expect(page.locator('[data-testid^="column-"]')).toHaveCount(2);
+  await shoot(page, 'day-two-resources');
+  await page.goto(`/bookings?r=${resourceId}&date=${day}`);
+
   // Cancel with a reason, after confirming in the dialog.
   const cancelled = await book(serviceId, resourceId, madrid(day, '12:00'), { name: 'Carl Cancel' });
   await page.reload();

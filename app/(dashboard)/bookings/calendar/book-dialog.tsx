@@ -140,7 +140,7 @@ export function BookDialog({
 
   return (
     <Dialog open onOpenChange={(open) => !open && !create.isPending && onClose()}>
-      <DialogContent className="max-w-lg">
+      <DialogContent className="sm:max-w-lg">
         <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="New booking">
           <DialogTitle>New booking</DialogTitle>
           <DialogDescription>

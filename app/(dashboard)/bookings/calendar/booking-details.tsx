@@ -101,7 +101,7 @@ export function BookingDetails({
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-lg" aria-describedby={undefined}>
+      <DialogContent className="sm:max-w-lg">
         <DialogTitle className="flex flex-wrap items-center gap-2 pr-2">
           <span className="min-w-0 [overflow-wrap:anywhere]">{booking.customer.name}</span>
           <StatusBadge status={booking.status} />

@@ -330,7 +330,7 @@ export function BookingsCalendar() {
 
       {!wide && service && (
         <PhoneSlots
-          columns={columns}
+          columns={columns.filter((c) => service.resource_ids.includes(c.resource.id))}
           zone={zone}
           names={names}
           onSlot={can('bookings.write') ? book : undefined}
