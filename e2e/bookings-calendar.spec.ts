@@ -5,7 +5,7 @@
 // Every screen is shot at 1280 and 375 px (test-results/screens/calendar-*.png).
 import { expect, type Page, test } from '@playwright/test';
 import { Temporal } from 'temporal-polyfill';
-import { api, fixtures, signInToDashboard } from './fixtures';
+import { api, E2E_MEDIA, fixtures, signInToDashboard } from './fixtures';
 
 const ZONE = 'Europe/Madrid';
 const today = () => Temporal.Now.plainDateISO(ZONE);
@@ -357,4 +357,97 @@ test('agents see resources and services but cannot change them', async ({ page }
   await expect(page.getByRole('heading', { name: 'Services', level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add service' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+});
+
+test('an admin edits a service (deposit, a WhatsApp reminder) and deletes it; a resource with bookings is not deleted', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { resourceId, serviceId } = await givenBookable('Chair Two', 45);
+  // Booked while the service is free (a paid one would need a payment provider).
+  const booked = await book(serviceId, resourceId, madrid(today().add({ days: 3 }).toString(), '10:00'));
+  const channel = await api('POST', '/channels', {
+    type: 'whatsapp',
+    phone_number_id: String(600_000_000 + Math.floor(Math.random() * 1e8)),
+    access_token: E2E_MEDIA.token,
+    display_name: 'Reminders line',
+  });
+  expect(channel.status).toBe(201);
+  await signInToDashboard(page, fixtures().admin);
+
+  // Edit: a deposit larger than the price and a template name Meta would refuse, each shown at its field.
+  await page.goto('/settings/services');
+  await page.getByTestId(`service-${serviceId}`).getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Edit service' });
+  await form.getByLabel('Price (EUR)').fill('30');
+  await form.getByLabel('A deposit').check();
+  await form.getByLabel('Deposit (EUR)').fill('40');
+  await form.getByLabel('Buffer after (minutes)').fill('15');
+  await form.getByLabel('Minimum notice', { exact: true }).fill('2');
+  await form.getByLabel('Minimum notice unit').selectOption({ label: 'hours' });
+  await form.getByRole('button', { name: 'Add reminder' }).click();
+  const reminder = form.getByRole('group', { name: 'Reminder 1' });
+  await reminder.getByLabel('Send before the start').fill('2');
+  await reminder.getByLabel('Reminder 1 unit').selectOption({ label: 'hours' });
+  await reminder.getByLabel('WhatsApp channel').selectOption({ label: 'Reminders line' });
+  await reminder.getByLabel('Template name').fill('Appointment Reminder');
+  await reminder.getByLabel('Template language').fill('en');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form.getByText('At most the price')).toBeVisible();
+  await expect(reminder.getByText('Lower-case letters, digits and underscores')).toBeVisible();
+  await expect(reminder.getByLabel('Template name')).toHaveAttribute('aria-invalid', 'true');
+  await shoot(page, 'service-edit-errors');
+  await form.getByLabel('Deposit (EUR)').fill('10.50');
+  await reminder.getByLabel('Template name').fill('appointment_reminder');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Service Chair Two visit saved' })).toBeVisible();
+  const saved = (await api('GET', `/services/${serviceId}`)).body;
+  expect(saved).toMatchObject({
+    price: { amount: 3000, currency: 'EUR' },
+    payment: 'deposit',
+    deposit_amount: 1050,
+    buffer_after_minutes: 15,
+    min_notice_minutes: 120,
+    reminders: [
+      {
+        before_minutes: 120,
+        channel_id: channel.body.id,
+        template: { name: 'appointment_reminder', language: 'en' },
+      },
+    ],
+  });
+  const row = page.getByTestId(`service-${serviceId}`);
+  await expect(row).toContainText('deposit €10.50');
+  await shoot(page, 'services-edited');
+
+  // A resource with a future booking is not deleted: the refusal says why and what to do.
+  await page.goto(`/settings/resources/${resourceId}`);
+  await page.getByRole('button', { name: 'Delete resource' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Delete Chair Two?' })
+    .getByRole('button', { name: 'Delete resource' })
+    .click();
+  const refusal = page
+    .getByRole('alert')
+    .filter({ hasText: 'still has future pending or confirmed bookings' });
+  await expect(refusal).toBeVisible();
+  await expect(refusal.getByRole('link', { name: 'its calendar' })).toHaveAttribute(
+    'href',
+    `/bookings?r=${resourceId}`,
+  );
+  expect((await api('GET', `/resources/${resourceId}`)).status).toBe(200);
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.screenshot({ path: 'test-results/screens/calendar-resource-in-use.png', fullPage: true });
+
+  // The service is deleted after confirmation; its booking stays.
+  await page.goto('/settings/services');
+  await page.getByTestId(`service-${serviceId}`).getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Delete Chair Two visit?' })
+    .getByRole('button', { name: 'Delete service' })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: 'Service deleted' })).toBeVisible();
+  await expect(page.getByTestId(`service-${serviceId}`)).toHaveCount(0);
+  expect((await api('GET', `/services/${serviceId}`)).status).toBe(404);
+  expect((await api('GET', `/bookings/${booked.id}`)).body.status).toBe('pending');
 });

@@ -284,6 +284,7 @@ export function ServiceForm({
                     className="max-w-24"
                   />
                   <Select
+                    id="min-notice-unit"
                     aria-label="Minimum notice unit"
                     value={d.notice_unit}
                     onChange={(e) => set({ notice_unit: Number(e.target.value) })}
@@ -412,6 +413,7 @@ export function ServiceForm({
                           className="max-w-24"
                         />
                         <Select
+                          id={`${r.key}-unit`}
                           aria-label={`Reminder ${i + 1} unit`}
                           value={r.unit}
                           onChange={(e) => setReminder(i, { unit: Number(e.target.value) })}
