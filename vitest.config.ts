@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // `integration`, with the embedded PostgreSQL (started once, test/global-setup.ts) and a database
 // of its own per file (test/file-setup.ts). Every other *.test.ts is a unit test and runs in `unit`,
 // without a database. `npx vitest run --project unit` runs the unit tests alone, in seconds.
-const roots = ['server', 'test', 'scripts'];
+const roots = ['server', 'test', 'scripts', 'app'];
 
 export default defineConfig({
   resolve: { alias: { '@': new URL('.', import.meta.url).pathname } },

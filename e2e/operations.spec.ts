@@ -15,6 +15,9 @@ test('bookings created through the REST API are confirmed and completed in the d
   const id = created.body.id as string;
 
   await signInToDashboard(page, fixtures().agent);
+  // Free-form bookings (no resource) are in the list, the calendar's second view.
+  await page.getByRole('tab', { name: 'List' }).click();
+  await expect(page).toHaveURL(/view=list/);
   const row = page.getByTestId(`booking-${id}`);
   await expect(row).toContainText('Grace Hopper');
   await expect(row).toContainText('pending');
@@ -40,6 +43,7 @@ test('a booking is cancelled with a reason from the dashboard', async ({ page })
   });
   expect(created.status).toBe(201);
   await signInToDashboard(page, fixtures().admin);
+  await page.goto('/bookings?view=list');
   const row = page.getByTestId(`booking-${created.body.id}`);
   await row.getByRole('button', { name: 'Cancel' }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel the booking for Alan Turing?' });

@@ -23,6 +23,8 @@ test('at phone width no page scrolls sideways; wide tables scroll inside their o
   // The navigation stays reachable on a phone.
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'API keys' })).toBeInViewport();
+  expect(await pageOverflow(page)).toBe(0);
+  await page.goto('/bookings?view=list');
 
   const row = page.getByTestId(`booking-${created.body.id}`);
   await expect(row).toContainText('Ada Lovelace');
@@ -34,7 +36,13 @@ test('at phone width no page scrolls sideways; wide tables scroll inside their o
   await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
   await expect(row.getByRole('button', { name: 'Confirm' })).toBeInViewport();
 
-  for (const path of ['/conversations', '/settings/webhooks', '/settings/api-keys']) {
+  for (const path of [
+    '/conversations',
+    '/settings/webhooks',
+    '/settings/api-keys',
+    '/settings/resources',
+    '/settings/services',
+  ]) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(await pageOverflow(page), path).toBe(0);

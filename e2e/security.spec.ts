@@ -125,7 +125,13 @@ test.describe('security finding 8: no script restrictions on the dashboard or /d
       (m) => m.email === f.agent.email,
     );
     const reset = await api('POST', `/members/${agent?.user_id}/password-reset`);
-    for (const created of [endpoint, conversation, invitation, reset]) expect(created.status).toBe(201);
+    const resource = await api('POST', '/resources', {
+      name: 'Csp room',
+      time_zone: 'UTC',
+      weekly_hours: {},
+    });
+    for (const created of [endpoint, conversation, invitation, reset, resource])
+      expect(created.status).toBe(201);
 
     // Signed out: the public pages.
     const visitor = await browser.newContext();
@@ -183,6 +189,9 @@ test.describe('security finding 8: no script restrictions on the dashboard or /d
       '/settings/payments',
       '/settings/team',
       '/settings/audit-log',
+      '/settings/resources',
+      `/settings/resources/${resource.body.id}`,
+      '/settings/services',
     ]) {
       expectNonceCsp(await page.goto(path), path);
       await expect(page.getByTestId('current-tenant'), path).toBeVisible();

@@ -282,7 +282,7 @@ export interface paths {
         };
         /**
          * Free times of a service
-         * @description The local dates start…end (inclusive, at most 31 days, else 422) of time_zone (default UTC), each present with its free slots: every start on the service’s grid (from the start of each working interval of a resource, every slot_interval_minutes of elapsed time, ending inside the interval) where at least one of its active resources is free. Free means: inside its weekly hours (expanded per local date in the resource’s zone, so DST days neither lose nor double a slot), start at least min_notice_minutes from now and before booking_window_days, and [start − buffer_before, end + buffer_after) overlapping neither its time off nor the blocked interval of any pending or confirmed booking (intervals are half-open). start/end are UTC. Permission `bookings.read` (roles: admin, agent).
+         * @description The local dates start…end (inclusive, at most 31 days, else 422) of time_zone (default UTC), each present with its free slots: every start on the service’s grid (from the start of each working interval of a resource, every slot_interval_minutes of elapsed time, ending inside the interval) where at least one of its active resources is free. Free means: inside its weekly hours (expanded per local date in the resource’s zone, so DST days neither lose nor double a slot), start at least min_notice_minutes from now and before booking_window_days, and [start − buffer_before, end + buffer_after) overlapping neither its time off nor the blocked interval of any pending or confirmed booking (intervals are half-open). start/end are UTC. To offer new times for a booking being moved, pass reschedule_booking_id: its own interval then does not count, so a time overlapping where it is now can be offered (as POST /bookings/{id}/reschedule allows). Permission `bookings.read` (roles: admin, agent).
          */
         get: operations["listSlots"];
         put?: never;
@@ -353,8 +353,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A resource's calendar for a window: bookings (holds included) and time off
-         * @description Bookings starting in [from, to) in every status (a pending booking with hold_expires_at is a hold), and time off overlapping the window. At most 62 days. Permission `bookings.read` (roles: admin, agent).
+         * A resource's calendar for a window: working hours, bookings (holds included) and time off
+         * @description For a day or week calendar of one resource. working_hours: its weekly hours in the window as UTC intervals, expanded per local date of its time_zone exactly as GET /slots expands them (DST days included), merged and clipped to the window. bookings: every booking of the resource overlapping [from, to), in every status, in start order (a pending booking with hold_expires_at is a hold). time_off: the time off overlapping the window. At most 62 days. Several resources: one call each (the dashboard batches them). Permission `bookings.read` (roles: admin, agent).
          */
         get: operations["getResourceSchedule"];
         put?: never;
@@ -2978,8 +2978,28 @@ export interface components {
         };
         ResourceSchedule: {
             resource: components["schemas"]["Resource"];
+            working_hours: components["schemas"]["WorkingInterval"][];
             bookings: components["schemas"]["Booking"][];
             time_off: components["schemas"]["TimeOff"][];
+        };
+        /**
+         * @description A stretch of working hours as UTC instants (end exclusive)
+         * @example {
+         *       "start": "2027-03-01T08:00:00.000Z",
+         *       "end": "2027-03-01T16:00:00.000Z"
+         *     }
+         */
+        WorkingInterval: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            end: string;
         };
         /** @description A time the resource is away: it offers no slots and takes no bookings then */
         TimeOff: {
@@ -5284,6 +5304,8 @@ export interface operations {
                 time_zone?: string;
                 /** @description Only this resource of the service */
                 resource_id?: string;
+                /** @description Offer times to move this booking to (POST /bookings/{id}/reschedule): its own blocked interval does not count against it, as the reschedule itself ignores it. 422 when it names no booking of this tenant. */
+                reschedule_booking_id?: string;
             };
             header: {
                 /** @description The tenant every request acts on (UUID) */
@@ -5791,7 +5813,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The resource, its bookings and its time off */
+            /** @description The resource, its working hours, its bookings and its time off in the window */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -25,8 +25,10 @@ const MAIN: NavItem[] = [
   { href: '/payments', label: 'Payments', permission: 'payments.read' },
   { href: '/events', label: 'Events', permission: 'events.read' },
 ];
-/** Settings pages, each behind the permission its page needs (settings/layout.tsx checks the same). */
+/** Settings pages, each behind the permission its page needs (its page's PermissionGate checks the same). */
 export const SETTINGS: NavItem[] = [
+  { href: '/settings/resources', label: 'Resources', permission: 'resources.read' },
+  { href: '/settings/services', label: 'Services', permission: 'services.read' },
   { href: '/settings/webhooks', label: 'Webhooks', permission: 'webhooks.read' },
   { href: '/settings/api-keys', label: 'API keys', permission: 'api_keys.read' },
   {

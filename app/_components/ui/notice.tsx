@@ -47,6 +47,43 @@ export function errorMessage(error: unknown): string {
   return e?.message || 'Something went wrong';
 }
 
+/** The API's error code of a tRPC error (`slot_unavailable`, `resource_in_use`, …), or null. */
+export function errorCode(error: unknown): string | null {
+  return (error as { data?: { apiCode?: string | null } } | null)?.data?.apiCode ?? null;
+}
+
+/**
+ * A form's server-side field errors by path (`customer.phone`, `weekly_hours.mon[1]`), so each shows at
+ * its field; `rest` are those no field of the form claims (`claimed` says which paths it shows).
+ */
+export function fieldErrors(
+  error: unknown,
+  claimed: (path: string) => boolean = () => true,
+): {
+  at: (path: string) => string | undefined;
+  rest: { path: string; message: string }[];
+  /** Whether the error named any field. */
+  any: boolean;
+} {
+  const list =
+    (error as { data?: { fieldErrors?: { path: string; message: string }[] | null } } | null)?.data
+      ?.fieldErrors ?? [];
+  const byPath = new Map<string, string>();
+  for (const f of list)
+    byPath.set(f.path, byPath.has(f.path) ? `${byPath.get(f.path)}; ${f.message}` : f.message);
+  return { at: (path) => byPath.get(path), rest: list.filter((f) => !claimed(f.path)), any: list.length > 0 };
+}
+
+/**
+ * What a form shows above its buttons for a failed submit: the field errors no field claims, or the
+ * error itself when it named no field; null when every problem sits at its field.
+ */
+export function formProblem(error: unknown, errors: ReturnType<typeof fieldErrors>): string | null {
+  if (!error) return null;
+  if (errors.rest.length > 0) return errors.rest.map((f) => `${f.path}: ${f.message}`).join('; ');
+  return errors.any ? null : errorMessage(error);
+}
+
 /** An error as an alert, or nothing when there is none. */
 export function ErrorNotice({ error, className }: { error: unknown; className?: string }) {
   if (!error) return null;

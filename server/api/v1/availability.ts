@@ -17,7 +17,9 @@ export const availabilityRoutes = [
       'active resources is free. Free means: inside its weekly hours (expanded per local date in the resource’s ' +
       'zone, so DST days neither lose nor double a slot), start at least min_notice_minutes from now and before ' +
       'booking_window_days, and [start − buffer_before, end + buffer_after) overlapping neither its time off nor ' +
-      'the blocked interval of any pending or confirmed booking (intervals are half-open). start/end are UTC.',
+      'the blocked interval of any pending or confirmed booking (intervals are half-open). start/end are UTC. ' +
+      'To offer new times for a booking being moved, pass reschedule_booking_id: its own interval then does not ' +
+      'count, so a time overlapping where it is now can be offered (as POST /bookings/{id}/reschedule allows).',
     query: SlotQuery,
     responses: { 200: { description: 'Free slots per local date', schema: SlotList } },
     handler: async ({ ctx, query }) => json(200, await findServiceSlots(ctx, query)),

@@ -26,6 +26,7 @@ import {
   TimeOff,
   TimeOffListQuery,
   UpdateResourceInput,
+  WorkingInterval,
 } from '@/server/domain/resources/schemas';
 import { json, noContent, publicRoute, tenantRoute } from '@/server/http/route';
 import { ListQuery } from '@/server/lib/schemas';
@@ -106,16 +107,25 @@ export const resourceRoutes = [
     operationId: 'getResourceSchedule',
     tag,
     permission: 'bookings.read',
-    summary: "A resource's calendar for a window: bookings (holds included) and time off",
+    summary: "A resource's calendar for a window: working hours, bookings (holds included) and time off",
     description:
-      'Bookings starting in [from, to) in every status (a pending booking with hold_expires_at is a hold), and ' +
-      'time off overlapping the window. At most 62 days.',
+      'For a day or week calendar of one resource. working_hours: its weekly hours in the window as UTC ' +
+      'intervals, expanded per local date of its time_zone exactly as GET /slots expands them (DST days ' +
+      'included), merged and clipped to the window. bookings: every booking of the resource overlapping ' +
+      '[from, to), in every status, in start order (a pending booking with hold_expires_at is a hold). time_off: ' +
+      'the time off overlapping the window. At most 62 days. Several resources: one call each (the dashboard ' +
+      'batches them).',
     query: ScheduleQuery,
     responses: {
       200: {
-        description: 'The resource, its bookings and its time off',
+        description: 'The resource, its working hours, its bookings and its time off in the window',
         schema: z
-          .object({ resource: Resource, bookings: z.array(Booking), time_off: z.array(TimeOff) })
+          .object({
+            resource: Resource,
+            working_hours: z.array(WorkingInterval),
+            bookings: z.array(Booking),
+            time_off: z.array(TimeOff),
+          })
           .meta({ id: 'ResourceSchedule' }),
       },
     },

@@ -18,6 +18,8 @@ export interface SlotQuery {
   end: string;
   time_zone: string;
   resource_id?: string;
+  /** A booking being moved: its own blocked interval does not count (as in the reschedule itself). */
+  reschedule_booking_id?: string;
 }
 
 export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, now = Date.now()) {
@@ -32,6 +34,12 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
   if (!service) throw Errors.validation([{ path: 'service_id', message: 'No such service' }]);
   if (query.resource_id && !service.resourceIds.includes(query.resource_id)) {
     throw Errors.validation([{ path: 'resource_id', message: 'Not a resource of this service' }]);
+  }
+  if (
+    query.reschedule_booking_id &&
+    !(await db.booking.findUnique({ where: { id: query.reschedule_booking_id }, select: { id: true } }))
+  ) {
+    throw Errors.validation([{ path: 'reschedule_booking_id', message: 'No such booking' }]);
   }
   const days = datesBetween(query.start, query.end);
   const dayStarts = days.map((d) => startOfDay(d, zone));
@@ -57,6 +65,7 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
           from bookings
           where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
             and status in ('pending', 'confirmed') and resource_id is not null
+            and id <> ${query.reschedule_booking_id ?? ''}
             and tstzrange(blocked_from, blocked_until, '[)') && tstzrange(${windowFrom}::timestamptz, ${windowUntil}::timestamptz, '[)')
           union all
           select resource_id, (extract(epoch from start_at) * 1000)::float8, (extract(epoch from end_at) * 1000)::float8

@@ -21,6 +21,17 @@ export const SlotQuery = z.object({
     .max(64)
     .optional()
     .meta({ description: 'Only this resource of the service' }),
+  reschedule_booking_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({
+      description:
+        'Offer times to move this booking to (POST /bookings/{id}/reschedule): its own blocked interval does ' +
+        'not count against it, as the reschedule itself ignores it. 422 when it names no booking of this tenant.',
+      example: 'bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+    }),
 });
 
 export const FreeSlot = z.object({

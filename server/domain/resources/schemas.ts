@@ -65,7 +65,11 @@ const checkHours = (value: { weekly_hours?: z.output<typeof WeeklyHours> }, ctx:
   for (const problem of weeklyHoursProblems(value.weekly_hours)) {
     ctx.addIssue({
       code: 'custom',
-      path: problem.path.split(/[.[\]]+/).filter(Boolean),
+      // Indexes as numbers, so the error's path reads `weekly_hours.mon[1]` like every other field error.
+      path: problem.path
+        .split(/[.[\]]+/)
+        .filter(Boolean)
+        .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
       message: problem.message,
     });
   }
@@ -137,6 +141,17 @@ export const ScheduleQuery = z
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 62 * 86_400_000, {
     path: ['to'],
     message: 'At most 62 days after from',
+  });
+
+export const WorkingInterval = z
+  .object({
+    start: Timestamp,
+    end: Timestamp,
+  })
+  .meta({
+    id: 'WorkingInterval',
+    description: 'A stretch of working hours as UTC instants (end exclusive)',
+    example: { start: '2027-03-01T08:00:00.000Z', end: '2027-03-01T16:00:00.000Z' },
   });
 
 export const CalendarFeed = z.object({
