@@ -44,6 +44,7 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       'Europe/Madrid; default UTC). The answer has every date of the range, each with its free slots in ' +
       'order (an empty list when nothing is free): start and end in UTC, and the resource_ids (staff, rooms) ' +
       'free then. Say times to the customer in their own zone.',
+    pick: ['service_id', 'start', 'end', 'time_zone', 'resource_id'],
   }),
   toolFrom(route(bookingRoutes, 'createBooking'), {
     name: 'book_slot',

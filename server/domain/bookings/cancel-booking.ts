@@ -1,6 +1,6 @@
 import type { OperationContext } from '@/server/domain/context';
 import { withdrawCheckoutsOf } from '@/server/domain/payments/checkout-timers';
-import { transitionIn } from './transition';
+import { transitionBooking } from './transition';
 
 /**
  * pending | confirmed → cancelled, keeping the reason; emits booking.cancelled. A pending booking's
@@ -8,14 +8,9 @@ import { transitionIn } from './transition';
  * Money already taken is not refunded by cancelling: refunds are explicit (POST /payments/{id}/refund).
  */
 export function cancelBooking(ctx: OperationContext, input: { id: string; reason?: string | null }) {
-  return ctx.db.$transaction(async (tx) => {
-    const object = await transitionIn(tx, ctx.tenantId, {
-      id: input.id,
-      to: 'cancelled',
-      event: 'booking.cancelled',
-      cancellationReason: input.reason ?? null,
-    });
-    await withdrawCheckoutsOf(tx, ctx.tenantId, input.id);
-    return object;
-  });
+  return transitionBooking(
+    ctx,
+    { id: input.id, to: 'cancelled', event: 'booking.cancelled', cancellationReason: input.reason ?? null },
+    (tx) => withdrawCheckoutsOf(tx, ctx.tenantId, input.id),
+  );
 }

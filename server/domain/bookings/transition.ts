@@ -46,9 +46,15 @@ interface TransitionInput {
  * conditional update is the guard: of two concurrent transitions only one finds the booking still in
  * an allowed state.
  */
-export function transitionBooking(ctx: OperationContext, input: TransitionInput): Promise<BookingResource> {
+export function transitionBooking(
+  ctx: OperationContext,
+  input: TransitionInput,
+  /** More work of the same transaction, after the move (e.g. withdrawing an unpaid checkout). */
+  alsoIn?: (tx: TenantTx, booking: BookingResource) => Promise<unknown>,
+): Promise<BookingResource> {
   return ctx.db.$transaction(async (tx) => {
     const object = await transitionIn(tx, ctx.tenantId, input);
+    await alsoIn?.(tx, object);
     await recordToolCall(tx, ctx, { type: 'booking', id: object.id });
     return object;
   });
