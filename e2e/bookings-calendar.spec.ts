@@ -5,7 +5,7 @@
 // Every screen is shot at 1280 and 375 px (test-results/screens/calendar-*.png).
 import { expect, type Page, test } from '@playwright/test';
 import { Temporal } from 'temporal-polyfill';
-import { api, E2E_MEDIA, fixtures, signInToDashboard } from './fixtures';
+import { api, E2E_MEDIA, expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';
 
 const ZONE = 'Europe/Madrid';
 const today = () => Temporal.Now.plainDateISO(ZONE);
@@ -14,16 +14,12 @@ const tomorrow = () => today().add({ days: 1 }).toString();
 const madrid = (date: string, hhmm: string) =>
   Temporal.PlainDateTime.from(`${date}T${hhmm}`).toZonedDateTime(ZONE).toInstant().toString();
 
-/** How far the page itself scrolls sideways (0 when nothing sticks out). */
-const pageOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
 /** Screenshots at 1280 and 375 px (a dialog as the viewport shows it, a page whole). */
 async function shoot(page: Page, name: string, { dialog = false } = {}) {
   await page.setViewportSize({ width: 1280, height: 860 });
   await page.screenshot({ path: `test-results/screens/calendar-${name}.png`, fullPage: !dialog });
   await page.setViewportSize({ width: 375, height: 812 });
-  expect(await pageOverflow(page), `${name} at 375 px`).toBe(0);
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `test-results/screens/calendar-${name}-375.png`, fullPage: !dialog });
   await page.setViewportSize({ width: 1280, height: 860 });
 }
@@ -333,12 +329,12 @@ test('on a phone the calendar shows one day, with thumb-sized free times, and no
   await expect(first).toBeVisible();
   const box = await first.boundingBox();
   expect(box?.height ?? 0).toBeGreaterThanOrEqual(40);
-  expect(await pageOverflow(page)).toBe(0);
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/screens/calendar-phone-day.png', fullPage: true });
   await first.click();
   const dialog = page.getByRole('dialog', { name: 'New booking' });
   await expect(dialog.getByRole('button', { name: 'Book' })).toBeInViewport();
-  expect(await pageOverflow(page)).toBe(0);
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/screens/calendar-phone-book.png' });
 });
 

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
-import { api, E2E_MEDIA, signInToDashboard } from './fixtures';
+import { api, E2E_MEDIA, expectNoSidewaysScroll, signInToDashboard } from './fixtures';
 
 async function inboundWebhook(payload: object) {
   const body = JSON.stringify(payload);
@@ -105,9 +105,8 @@ test('an agent sees a customer photo, replies, and sends a template once the win
   const template = page.getByRole('listitem').filter({ hasText: 'Template appointment_reminder · en_US' });
   await expect(template.getByText('sent')).toBeVisible();
   await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/screens/conversation-phone.png', fullPage: true });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
 
   const messages = await api('GET', `/conversations/${conversation.id}/messages`);
   expect(messages.body.data.map((m: { type: string; status: string }) => [m.type, m.status])).toEqual([

@@ -61,3 +61,29 @@ export async function api(method: string, urlPath: string, body?: unknown) {
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
+
+/**
+ * Nothing widens the page at the current (phone) width once the layout has settled: charts and other
+ * measured parts re-lay out a moment after a viewport change, so the width is polled, not read once.
+ * On failure the message names the elements that stick out.
+ */
+export async function expectNoSidewaysScroll(page: Page) {
+  const width = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await expect
+    .poll(width, {
+      timeout: 5_000,
+      message: `page wider than the screen; widest elements: ${await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .map((el) => ({ el, right: el.getBoundingClientRect().right }))
+          .filter((x) => x.right > window.innerWidth + 1)
+          .sort((a, b) => b.right - a.right)
+          .slice(0, 5)
+          .map(
+            (x) =>
+              `${x.el.tagName.toLowerCase()}.${String(x.el.className).slice(0, 60)} (${Math.round(x.right)} px)`,
+          )
+          .join('; '),
+      )}`,
+    })
+    .toBeLessThanOrEqual(0);
+}

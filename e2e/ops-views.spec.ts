@@ -1,7 +1,7 @@
 // Webhook operations, the views (issue 13): the overview with the tenant's chart, an endpoint's
 // chart, filtered delivery lists whose filters live in the URL, and the event log with a payload.
 import { expect, type Page, test } from '@playwright/test';
-import { api, fixtures, signInToDashboard } from './fixtures';
+import { api, expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';
 import { type Receiver, startReceiver } from './receiver';
 
 const receivers: Receiver[] = [];
@@ -14,7 +14,7 @@ async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
   // Nothing may widen the page on a phone (tables scroll inside their own box).
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `test-results/screens/${name}-375.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 860 });
 }

@@ -1,11 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
-import { api, fixtures, signInToDashboard } from './fixtures';
+import { expect, test } from '@playwright/test';
+import { api, expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';
 
 test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
-
-/** How far the page itself scrolls sideways (0 when nothing sticks out of the viewport). */
-const pageOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 test('at phone width no page scrolls sideways; wide tables scroll inside their own box', async ({ page }) => {
   const start = new Date(Date.now() + 4 * 86_400_000);
@@ -18,17 +14,17 @@ test('at phone width no page scrolls sideways; wide tables scroll inside their o
   expect(created.status).toBe(201);
 
   await page.goto('/login');
-  expect(await pageOverflow(page)).toBe(0);
+  await expectNoSidewaysScroll(page);
   await signInToDashboard(page, fixtures().admin);
   // The navigation stays reachable on a phone.
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'API keys' })).toBeInViewport();
-  expect(await pageOverflow(page)).toBe(0);
+  await expectNoSidewaysScroll(page);
   await page.goto('/bookings?view=list');
 
   const row = page.getByTestId(`booking-${created.body.id}`);
   await expect(row).toContainText('Ada Lovelace');
-  expect(await pageOverflow(page)).toBe(0);
+  await expectNoSidewaysScroll(page);
   // The table is wider than the phone, and its container (not the page) scrolls.
   const scroller = page.getByRole('table').locator('xpath=..');
   const box = await scroller.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
@@ -45,7 +41,7 @@ test('at phone width no page scrolls sideways; wide tables scroll inside their o
   ]) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    expect(await pageOverflow(page), path).toBe(0);
+    await expectNoSidewaysScroll(page);
   }
 });
 
@@ -63,7 +59,7 @@ test('cancelling the confirm dialog leaves the API key working', async ({ page }
   const dialog = page.getByRole('alertdialog', { name: 'Revoke “Kiosk”?' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Revoke key' })).toBeInViewport();
-  expect(await pageOverflow(page)).toBe(0);
+  await expectNoSidewaysScroll(page);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
   // Focus returns to the button that opened the dialog.

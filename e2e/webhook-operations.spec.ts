@@ -3,7 +3,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
-import { api, fixtures, signInToDashboard } from './fixtures';
+import { api, expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';
 import { type Receiver, startReceiver } from './receiver';
 
 let receiver: Receiver;
@@ -30,9 +30,9 @@ async function booking(name: string) {
 async function screens(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.screenshot({ path: `test-results/screens/${name}-375.png`, fullPage: true });
   // Nothing wider than the phone's screen.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: `test-results/screens/${name}-375.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 860 });
 }
 
