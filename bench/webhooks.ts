@@ -62,15 +62,15 @@ export function run(): Promise<BenchResult> {
 }
 
 async function measureAll(): Promise<BenchResult> {
-  const { startDeliveryWorker } = await import('@/server/delivery/worker/runner');
+  const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
   const { forTenant } = await import('@/server/db/tenant-scope');
-  const { recordEvent } = await import('@/server/events/record');
+  const { recordEvent } = await import('@/server/webhooks/outbox');
   const { exampleObject } = await import('@/server/events/payloads');
-  const { createEndpoint } = await import('@/server/domain/webhooks');
-  const { signAttempt } = await import('@/server/delivery/sign');
-  const { sendWebhook } = await import('@/server/delivery/send');
-  const { envelopeBody } = await import('@/server/delivery/envelope');
+  const { createEndpoint } = await import('@/server/webhooks');
+  const { signAttempt } = await import('@/server/webhooks/attempt/sign');
+  const { sendWebhook } = await import('@/server/webhooks/attempt/send');
+  const { envelopeBody } = await import('@/server/events/envelope');
   const { operationContext, SYSTEM_ACTOR } = await import('@/server/domain/context');
 
   const worker = await startDeliveryWorker();

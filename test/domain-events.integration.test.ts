@@ -4,9 +4,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { EVENT_TYPE_NAMES } from '@/server/events/catalog';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { bookingBody, givenChannel, givenEndpoint } from './builders';
 import { eventsOf } from './domain-fixtures';

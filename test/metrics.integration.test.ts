@@ -4,8 +4,8 @@
 // from the database at scrape time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { handleMetricsRequest, metricsTokenMatches } from '@/server/metrics/endpoint';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { givenBooking, givenEndpoint } from './builders';
 import { apiSuite } from './harness';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';

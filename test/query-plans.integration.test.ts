@@ -10,24 +10,25 @@ import { loadOtherTenants, otherTenantId } from '@/scripts/lib/other-tenants';
 import { signAccessToken } from '@/server/auth/jwt';
 import { authenticate } from '@/server/auth/principal';
 import { db } from '@/server/db/client';
-import { RECORD_ATTEMPTS_SQL } from '@/server/delivery/worker/attempt-store';
-import { CLAIM_SQL, claimLeaseMs } from '@/server/delivery/worker/queue';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { listBookings } from '@/server/domain/bookings/list-bookings';
 import { BookingListQuery } from '@/server/domain/bookings/schemas';
 import { type OperationContext, operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { endpointsNeedingAttention } from '@/server/domain/overview/get-overview';
 import { createTenantWithAdmin } from '@/server/domain/tenants';
-import { createEndpoint } from '@/server/domain/webhooks/create-endpoint';
-import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
-import { listDeliveries } from '@/server/domain/webhooks/list-deliveries';
-import { recoverDeliveries } from '@/server/domain/webhooks/recover-deliveries';
 import { listEvents } from '@/server/events/list-events';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
 import { deleteExpiredEvents } from '@/server/events/retention';
 import { withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
+import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/webhooks/deliveries/delivery-stats';
+import { listDeliveries } from '@/server/webhooks/deliveries/list-deliveries';
+import { recoverDeliveries } from '@/server/webhooks/deliveries/recover-deliveries';
+import { createEndpoint } from '@/server/webhooks/endpoints/create-endpoint';
+import { relayOutbox } from '@/server/webhooks/engines/inngest/relay';
+import { RECORD_ATTEMPTS_SQL } from '@/server/webhooks/engines/worker/attempt-store';
+import { CLAIM_SQL, claimLeaseMs } from '@/server/webhooks/engines/worker/queue';
+import { recordEvent } from '@/server/webhooks/outbox';
 
 interface Statement {
   text: string;
@@ -280,6 +281,10 @@ const HOT: [string, () => Promise<Statement[]>][] = [
         await recoverDeliveries(ctx, { id: endpointId, since, dry_run: true });
         await recoverDeliveries(ctx, { id: endpointId, since });
       }),
+  ],
+  [
+    "the Inngest relay's deliveries not yet handed to Inngest, and its mark (engines/inngest/relay.ts)",
+    async () => captured(() => relayOutbox(async () => {})),
   ],
   [
     'the retention pass over expired events (periodic job)',

@@ -3,10 +3,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { EVENT_TYPES } from '@/server/events/catalog';
 import { exampleObject, InvalidEventPayload } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { givenBooking, givenEndpoint } from './builders';
 import { apiSuite } from './harness';
 import { jsonSchemaValidator } from './json-schema';

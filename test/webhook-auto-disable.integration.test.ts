@@ -2,11 +2,12 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { runAttempt } from '@/server/delivery/attempt';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
-import { sendDisabledNotice } from '@/server/domain/webhooks/disabled-notice';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { sendDisabledNotice } from '@/server/webhooks/notices/disabled-email';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, type Respond, startReceiver } from './webhook-receiver';
 
@@ -328,7 +329,7 @@ describe('e-mail notice', () => {
     const before = mails.length;
     const { t, endpoint } = await setUp();
     const { body } = await t.admin('GET', `/webhooks/${endpoint.id}`);
-    expect(await sendDisabledNotice(t.tenantId, body)).toBe(0);
+    expect(await sendDisabledNotice(operationContext(t.tenantId, SYSTEM_ACTOR), body)).toBe(0);
     await bookingEvents(t, 3);
     for (const d of await deliveriesOf(t, endpoint.id)) await attempt(t, d.id, 1);
     expect((await t.admin('GET', `/webhooks/${endpoint.id}`)).body.disabled_reason).toBe('failing');

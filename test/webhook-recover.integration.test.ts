@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { runAttempt } from '@/server/delivery/attempt';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, startReceiver } from './webhook-receiver';
 

@@ -2,7 +2,6 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import type { EventType } from '@/server/events/catalog';
 import {
   type EventObject,
@@ -10,7 +9,8 @@ import {
   exampleEnvelope,
   exampleObject,
 } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { givenEndpoint } from './builders';
 import { apiSuite, type SuiteTenant } from './harness';
 import { eventually, type ReceivedWebhook, type Receiver, startReceiver } from './webhook-receiver';

@@ -37,6 +37,7 @@ import {
   PasswordResetLink,
 } from '@/server/domain/members/schemas';
 import { CreatePaymentInput, Payment, SucceedPaymentInput } from '@/server/domain/payments/schemas';
+import { EventEnvelope, EventTypeInfo, EventTypeList } from '@/server/events/schemas';
 import {
   CreateWebhookInput,
   Delivery,
@@ -51,8 +52,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointWithSecret,
   WebhookSecret,
-} from '@/server/domain/webhooks/schemas';
-import { EventEnvelope, EventTypeInfo, EventTypeList } from '@/server/events/schemas';
+} from '@/server/webhooks/schemas';
 
 function component(schema: z.ZodType, id: string, description?: string): void {
   zodToOpenAPIRegistry.add(schema, { _internal: { refId: id }, ...(description ? { description } : {}) });

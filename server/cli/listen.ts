@@ -8,10 +8,11 @@
 // the listener looks back LOOKBACK_MS behind the newest event it saw, so an event that becomes
 // visible a moment after a later one (concurrent transactions) is still forwarded, deduplicated by
 // id; webhook.test is never forwarded (it belongs to one endpoint).
-import { sendWebhook } from '@/server/delivery/send';
-import { signAttempt } from '@/server/delivery/sign';
+
 import { isSubscribable, subscriptionMatches } from '@/server/events/catalog';
-import { generateWebhookSecret } from '@/server/security/webhook-secrets';
+import { sendWebhook } from '@/server/webhooks/attempt/send';
+import { signAttempt } from '@/server/webhooks/attempt/sign';
+import { generateWebhookSecret } from '@/server/webhooks/secrets';
 
 export const POLL_MS = 500;
 export const LOOKBACK_MS = 5000;

@@ -1,6 +1,6 @@
 import { type Page, paginate } from '@/server/db/pagination';
-import { type EventEnvelope, envelopeOf } from '@/server/delivery/envelope';
 import type { OperationContext } from '@/server/domain/context';
+import { type EventEnvelope, envelopeOf } from '@/server/events/envelope';
 import { Errors } from '@/server/lib/errors';
 import { eventTypeCondition } from './catalog';
 

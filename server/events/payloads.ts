@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { Booking } from '@/server/domain/bookings/schemas';
 import { Conversation, Message } from '@/server/domain/conversations/schemas';
 import { Payment } from '@/server/domain/payments/schemas';
-import { WebhookEndpoint } from '@/server/domain/webhooks/schemas';
 import { Timestamp } from '@/server/lib/schemas';
+import { WebhookEndpoint } from '@/server/webhooks/schemas';
 import { EVENT_TYPES, type EventType } from './catalog';
 
 /** `webhook.test`'s object: not a resource, a marker naming the endpoint it was sent to. */

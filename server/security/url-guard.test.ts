@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
-import { sendWebhook } from '@/server/delivery/send';
+import { sendWebhook } from '@/server/webhooks/attempt/send';
 import { assertPublicTarget, isPublicAddress, UrlNotAllowedError } from './url-guard';
 
 // The production setting: private targets refused.

@@ -1,8 +1,8 @@
 import type { Prisma } from '@/server/db/generated/client';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
-import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeBooking } from './serialize';
 
 /** A new booking starts `pending`; emits booking.created. */

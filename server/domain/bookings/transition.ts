@@ -1,8 +1,8 @@
 import type { BookingStatus } from '@/server/db/generated/enums';
 import type { OperationContext } from '@/server/domain/context';
 import type { EventType } from '@/server/events/catalog';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { type BookingResource, serializeBooking } from './serialize';
 
 /**

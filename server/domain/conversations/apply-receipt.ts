@@ -5,7 +5,7 @@
 import type { MessageStatus } from '@/server/db/generated/enums';
 import type { OperationContext } from '@/server/domain/context';
 import type { EventType } from '@/server/events/catalog';
-import { recordEvent } from '@/server/events/record';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeMessage } from './serialize';
 
 const RECEIPTS = {

@@ -6,7 +6,7 @@
 import { settings } from '@/server/config/settings';
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
-import { recordEvent } from '@/server/events/record';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeConversation } from './serialize';
 
 const BATCH = 500;

@@ -1,10 +1,10 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { OperationContext } from '@/server/domain/context';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
 import { decryptSecret } from '@/server/security/secret-box';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { type OutboundContent, type SendResult, sendWhatsAppMessage } from '@/server/whatsapp/graph-client';
 import type { SendMessageInput } from './schemas';
 import { serializeMessage } from './serialize';

@@ -1,8 +1,8 @@
 import type { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { EventType } from '@/server/events/catalog';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { type ConversationResource, serializeConversation } from './serialize';
 
 /**

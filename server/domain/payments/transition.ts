@@ -1,8 +1,8 @@
 import type { PaymentStatus } from '@/server/db/generated/enums';
 import type { OperationContext } from '@/server/domain/context';
 import type { EventType } from '@/server/events/catalog';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { type PaymentResource, serializePayment } from './serialize';
 
 /** pending → succeeded | failed; succeeded → refunded; failed and refunded are final. */

@@ -1,8 +1,11 @@
 // Settings > Webhooks: endpoints and their deliveries, through the webhook domain functions.
 import { z } from 'zod';
+import { ListQuery } from '@/server/lib/schemas';
+import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '@/server/trpc/init';
 import {
   createEndpoint,
   deleteEndpoint,
+  endpointDeliveryStats,
   getDelivery,
   getEndpoint,
   listDeliveries,
@@ -13,8 +16,7 @@ import {
   sendTestEvent,
   updateEndpoint,
   verifyReceiver,
-} from '@/server/domain/webhooks';
-import { endpointDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
+} from '@/server/webhooks';
 import {
   CreateWebhookInput,
   createdOrder,
@@ -23,9 +25,7 @@ import {
   RecoverDeliveriesInput,
   StatsQuery,
   UpdateWebhookInput,
-} from '@/server/domain/webhooks/schemas';
-import { ListQuery } from '@/server/lib/schemas';
-import { adminProcedure, createTRPCRouter, dashboardPage, IdInput } from '@/server/trpc/init';
+} from '@/server/webhooks/schemas';
 
 export const webhooksRouter = createTRPCRouter({
   list: adminProcedure

@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { relayOutboxAfterResponse } from '@/server/delivery/after-write';
 import { createTrpcContext } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/root';
+import { relayOutboxAfterResponse } from '@/server/webhooks/engines/after-write';
 
 // The dashboard's tRPC endpoint; the session cookie is read (and its membership re-checked) per request.
 export const runtime = 'nodejs';

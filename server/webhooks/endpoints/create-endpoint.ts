@@ -1,0 +1,40 @@
+import { audited } from '@/server/domain/audit/record-audit';
+import type { OperationContext } from '@/server/domain/context';
+import { newId } from '@/server/lib/ids';
+import { newEncryptedSecret } from '@/server/webhooks/secrets';
+import { serializeEndpoint } from '@/server/webhooks/serialize';
+import { checkEndpointUrl } from './check-endpoint-url';
+
+export interface CreateEndpointInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+  is_active?: boolean;
+  rate_limit_per_second?: number | null;
+}
+
+/** Registers an endpoint; the returned `webhook_secret` is the only time the secret is shown. */
+async function createEndpointUnaudited(ctx: OperationContext, input: CreateEndpointInput) {
+  const { db, tenantId } = ctx;
+  await checkEndpointUrl(input.url);
+  const { secret, secretEnc } = newEncryptedSecret();
+  const row = await db.webhookEndpoint.create({
+    data: {
+      id: newId('webhookEndpoint'),
+      tenantId,
+      url: input.url,
+      events: [...new Set(input.events)],
+      description: input.description ?? null,
+      isActive: input.is_active ?? true,
+      rateLimitPerSecond: input.rate_limit_per_second ?? null,
+      secretEnc,
+    },
+  });
+  return { ...serializeEndpoint(row), webhook_secret: secret };
+}
+
+/** createEndpoint, in one transaction with its audit entry (webhook.created). */
+export const createEndpoint = audited(createEndpointUnaudited, (_input, endpoint) => ({
+  action: 'webhook.created',
+  target: { type: 'webhook_endpoint', id: endpoint.id },
+}));
