@@ -21,13 +21,15 @@ import { exampleObject } from '@/server/events/payloads';
 import { deleteExpiredEvents } from '@/server/events/retention';
 import { withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
+import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
+import { updateFailureStreak } from '@/server/webhooks/attempt/sql/update-failure-streak';
 import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/webhooks/deliveries/delivery-stats';
 import { listDeliveries } from '@/server/webhooks/deliveries/list-deliveries';
 import { recoverDeliveries } from '@/server/webhooks/deliveries/recover-deliveries';
 import { createEndpoint } from '@/server/webhooks/endpoints/create-endpoint';
 import { relayOutbox } from '@/server/webhooks/engines/inngest/relay';
-import { RECORD_ATTEMPTS_SQL } from '@/server/webhooks/engines/worker/attempt-store';
-import { CLAIM_SQL, claimLeaseMs } from '@/server/webhooks/engines/worker/queue';
+import { claimLeaseMs } from '@/server/webhooks/engines/worker/queue';
+import { claimDeliveries } from '@/server/webhooks/engines/worker/sql/claim-deliveries';
 import { recordEvent } from '@/server/webhooks/outbox';
 
 interface Statement {
@@ -242,14 +244,14 @@ const HOT: [string, () => Promise<Statement[]>][] = [
       ),
   ],
   [
-    "the worker's claim of due deliveries (worker/queue.ts CLAIM_SQL)",
-    async () => [{ text: CLAIM_SQL, values: [30, claimLeaseMs(10_000)], generic: true }],
+    "the worker's claim of due deliveries (engines/worker/sql/claim-deliveries.sql)",
+    async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000)], generic: true }],
   ],
   [
-    "the worker's attempt records (worker/attempt-store.ts RECORD_ATTEMPTS_SQL)",
+    'the attempt records and the failure streaks they move (attempt/sql/record-attempts.sql, update-failure-streak.sql)',
     async () => [
       {
-        text: RECORD_ATTEMPTS_SQL,
+        text: recordAttempts.text,
         values: [
           JSON.stringify([
             {
@@ -267,6 +269,15 @@ const HOT: [string, () => Promise<Statement[]>][] = [
               status: 'succeeded',
               next_attempt_at: null,
             },
+          ]),
+        ],
+        generic: true,
+      },
+      {
+        text: updateFailureStreak.text,
+        values: [
+          JSON.stringify([
+            { tenantId: tenant.tenantId, endpointId, startedAt: new Date(), succeeded: false, notice: false },
           ]),
         ],
         generic: true,

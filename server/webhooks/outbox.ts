@@ -1,15 +1,16 @@
 // The transactional outbox. Call inside the same transaction as the change the event describes: the
 // event row, one delivery row per matching active endpoint and the hand-over (./hand-over.ts: the
-// rows plus a NOTIFY) commit with the change or not at all. The outbox does not know which engine
+// rows plus a NOTIFY) commit with the change or not at all, in one statement (./sql/insert-event.sql). The outbox does not know which engine
 // runs the deliveries: each engine reads the rows itself, so nothing committed can be stranded.
-import { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { type EventType, subscriptionMatches } from '@/server/events/catalog';
 import type { EventEnvelope } from '@/server/events/envelope';
 import { type EventObject, type EventPrevious, validatePayload } from '@/server/events/payloads';
 import { newId } from '@/server/lib/ids';
 import { currentTraceparent } from '@/server/lib/tracing';
-import { notifyDeliveriesSql } from './hand-over';
+import { DELIVERIES_CHANNEL } from './hand-over';
+import { insertDeliveries } from './sql/insert-deliveries';
+import { insertEvent } from './sql/insert-event';
 
 /** One event: its type, and its object (and previous) of that type's schema (payloads.ts). */
 export interface RecordEventInput<K extends EventType> {
@@ -64,13 +65,19 @@ export async function recordEventFor<K extends EventType>(
     api_version: 'v1',
     data: data as EventEnvelope<EventObject<K>>['data'],
   };
-  const insertEvent = Prisma.sql`insert into events (id, tenant_id, type, payload, created_at)
-    values (${id}, ${input.tenantId}::uuid, ${input.type}, ${JSON.stringify(envelope)}::jsonb,
-      ${createdAt.toISOString()}::timestamptz)`;
-  const deliveryIds = await writeDeliveries(
+  const deliveryIds = endpointIds.map(() => newId('delivery'));
+  await insertEvent.execute(
     tx,
-    { tenantId: input.tenantId, eventId: id, eventType: input.type, objectId: objectIdOf(data), endpointIds },
-    insertEvent,
+    id,
+    input.tenantId,
+    input.type,
+    JSON.stringify(envelope),
+    createdAt,
+    objectIdOf(data),
+    deliveryIds,
+    endpointIds,
+    currentTraceparent(),
+    DELIVERIES_CHANNEL,
   );
   return { envelope, deliveryIds };
 }
@@ -92,32 +99,20 @@ export interface NewDeliveries {
 }
 
 /** Delivery rows for one existing event (a resend) and their hand-over, inside the caller's transaction. */
-export function createDeliveries(tx: TenantTx, input: NewDeliveries): Promise<string[]> {
-  return writeDeliveries(tx, input, null);
-}
-
-/**
- * One statement (one round trip inside the caller's transaction): `first` (the event's insert), the
- * delivery rows, due now, and the NOTIFY that hands them over. Raw SQL, so the tenant is written
- * explicitly on every row.
- */
-async function writeDeliveries(tx: TenantTx, input: NewDeliveries, first: Prisma.Sql | null) {
+export async function createDeliveries(tx: TenantTx, input: NewDeliveries): Promise<string[]> {
   const ids = input.endpointIds.map(() => newId('delivery'));
-  const writes = first ? [first] : [];
-  if (ids.length > 0) {
-    const now = new Date().toISOString();
-    writes.push(Prisma.sql`insert into deliveries
-        (id, tenant_id, event_id, event_type, object_id, endpoint_id, resend_of_id, next_attempt_at, traceparent)
-      select d.id, ${input.tenantId}::uuid, ${input.eventId}, ${input.eventType}, ${input.objectId}::text,
-        d.endpoint_id, ${input.resendOfId ?? null}, ${now}::timestamptz, ${currentTraceparent()}::text
-      from unnest(${ids}::text[], ${input.endpointIds}::text[]) as d(id, endpoint_id)`);
-  }
-  if (writes.length === 0) return [];
-  const steps = Prisma.join(
-    writes.map((write, i) => Prisma.sql`${Prisma.raw(`write_${i}`)} as (${write})`),
-    ', ',
+  if (ids.length === 0) return [];
+  await insertDeliveries.execute(
+    tx,
+    input.tenantId,
+    input.eventId,
+    input.eventType,
+    input.objectId,
+    ids,
+    input.endpointIds,
+    input.resendOfId ?? null,
+    currentTraceparent(),
+    DELIVERIES_CHANNEL,
   );
-  // Data-modifying CTEs run whether or not the final SELECT reads them.
-  await tx.$executeRaw`with ${steps} ${ids.length > 0 ? notifyDeliveriesSql() : Prisma.sql`select 1`}`;
   return ids;
 }

@@ -1,6 +1,7 @@
 // One delivery attempt, written once and run by both engines: load the delivery, refuse if the
-// endpoint is inactive now, sign afresh, POST, and record the attempt and the delivery's new state
-// (with `next_attempt_at`, the worker engine's schedule for the retry) in one statement. Duplicate
+// endpoint is inactive now, sign afresh, POST, and record the attempt, the delivery's new state
+// (with `next_attempt_at`, the worker engine's schedule for the retry) and the endpoint's failure
+// streak in one transaction (./sql/record-attempts.sql, ./sql/update-failure-streak.sql). Duplicate
 // runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
 import { settings } from '@/server/config/settings';
 import { type OperationContext, operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
@@ -13,9 +14,11 @@ import { observeAttempt } from '@/server/metrics/registry';
 import { recordDeliveryExhausted } from '@/server/webhooks/notices/delivery-exhausted';
 import { disableIfFailing } from '@/server/webhooks/notices/disable-failing-endpoint';
 import { signingSecrets } from '@/server/webhooks/secrets';
-import { LOAD_DELIVERY_SQL, RECORD_ATTEMPTS_SQL } from './delivery-sql';
 import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
+import { type LoadDeliveryRow, loadDelivery } from './sql/load-delivery';
+import { recordAttempts } from './sql/record-attempts';
+import { updateFailureStreak } from './sql/update-failure-streak';
 import { THROTTLE_SEND_WITHIN_MS, takeThrottleSlot } from './throttle';
 
 export interface AttemptJob {
@@ -35,33 +38,17 @@ export type AttemptOutcome =
 
 export interface AttemptHooks {
   /**
-   * Where the attempt is loaded from and recorded to. Without it, one statement each through
-   * Prisma; the worker passes the row its claim already read and a store that combines the records
+   * Where the attempt is loaded from and recorded to. Without it, through Prisma; the worker passes the row its claim already read and a store that combines the records
    * of its concurrent attempts (worker/attempt-store.ts). Both keep the rules of `AttemptStore`.
    */
   store?: AttemptStore;
 }
 
-/** The delivery, its event and its endpoint, as an attempt needs them. */
-export interface LoadedDelivery {
-  id: string;
-  status: string;
-  attemptCount: number;
-  /** attempt_count when the delivery was last recovered: this round's attempts are numbered after it. */
-  attemptBase: number;
-  eventId: string;
-  eventType: string;
-  payload: unknown;
-  endpointId: string;
-  /** The trace context of the request that caused the delivery (null: not traced). */
-  traceparent?: string | null;
-  url: string;
-  isActive: boolean;
-  rateLimitPerSecond: number | null;
-  secretEnc: string;
-  previousSecretEnc: string | null;
-  previousSecretExpiresAt: Date | null;
-}
+/**
+ * The delivery, its event and its endpoint, as an attempt needs them: the row of
+ * ./sql/load-delivery.sql, whose columns the worker's claim returns too.
+ */
+export type LoadedDelivery = LoadDeliveryRow;
 
 /** One attempt's result, to be recorded with the delivery's new state. */
 export interface AttemptRecord {
@@ -83,8 +70,9 @@ export interface AttemptStore {
   load(job: AttemptJob): Promise<LoadedDelivery | undefined>;
   /**
    * Atomically: inserts the attempt row (unique per delivery and number) and, only if it was new,
-   * moves the still-pending delivery to its new state and ends the worker's claim on it. Resolves
-   * to whether the delivery moved (false: a duplicate run, which records and schedules nothing).
+   * moves the still-pending delivery to its new state, ends the worker's claim on it and moves the
+   * endpoint's failure streak. Resolves to whether the delivery moved (false: a duplicate run, which
+   * records and schedules nothing).
    */
   record(record: AttemptRecord): Promise<boolean>;
 }
@@ -99,31 +87,28 @@ export function waitAfter(attempt: number): number | undefined {
   return settings().WEBHOOK_RETRY_WAITS[attempt - 1];
 }
 
-/** One statement each through Prisma: the store of the Inngest engine and of direct calls. */
-function prismaStore({ db }: OperationContext): AttemptStore {
+/** Through Prisma: the store of the Inngest engine and of direct calls. */
+function prismaStore({ db, tenantId }: OperationContext): AttemptStore {
   return {
     async load(job) {
       // Raw SQL on the hot path (measured ~2x faster than the relation query); the tenant filter is explicit.
-      const [delivery] = await db.$queryRawUnsafe<LoadedDelivery[]>(
-        LOAD_DELIVERY_SQL,
-        job.deliveryId,
-        job.tenantId,
-      );
+      const [delivery] = await loadDelivery.rows(db, job.deliveryId, tenantId);
       return delivery;
     },
     async record(record) {
-      // One statement, so one round trip and atomic without a transaction: the attempt row, the
-      // delivery's new state (only if the attempt row was new) and the endpoint's failure streak.
-      const [{ moved }] = await db.$queryRawUnsafe<{ moved: string[] }[]>(
-        RECORD_ATTEMPTS_SQL,
-        JSON.stringify([attemptRecordRow(record)]),
-      );
+      // The attempt, the delivery's new state (only if the attempt row was new) and the endpoint's
+      // failure streak, in one transaction.
+      const moved = await db.$transaction(async (tx) => {
+        const rows = await recordAttempts.rows(tx, JSON.stringify([attemptRecordRow(record)]));
+        if (rows.length > 0) await updateFailureStreak.rows(tx, JSON.stringify(rows));
+        return rows;
+      });
       return moved.length > 0;
     },
   };
 }
 
-/** One record as a row of RECORD_ATTEMPTS_SQL's input. */
+/** One record as an object of ./sql/record-attempts.sql's input. */
 export function attemptRecordRow(r: AttemptRecord) {
   return {
     id: r.id,

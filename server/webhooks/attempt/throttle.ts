@@ -6,6 +6,7 @@
 // the delivery to then, the Inngest function sleeps until then). Slots are taken at send time, never
 // reserved ahead, so deliveries that wake late cannot bunch up into one second.
 import type { OperationContext } from '@/server/domain/context';
+import { takeThrottleSlot as takeThrottleSlotSql } from './sql/take-throttle-slot';
 
 /**
  * The window r attempts must fit in: one second plus 100 ms, so that the time from taking the slot to
@@ -28,30 +29,15 @@ export async function takeThrottleSlot(
   perSecond: number,
 ): Promise<Date | null> {
   const { db, tenantId } = ctx;
-  // Raw SQL: the tenant filter is explicit. FOR UPDATE serialises concurrent callers on the row, and
-  // a caller that waited reads the grants its predecessor wrote.
-  const window = `${THROTTLE_WINDOW_MS} milliseconds`;
-  const [row] = await db.$queryRaw<{ taken: boolean; next_at: Date | null }[]>`
-    with cur as (
-      select coalesce(throttle_grants, '{}') as g from webhook_endpoints
-      where id = ${endpointId} and tenant_id = ${tenantId}::uuid
-      for update
-    ), oldest as (
-      -- The r-th most recent grant: while it is inside the window, r attempts are.
-      select g, case when cardinality(g) >= ${perSecond}::int then g[cardinality(g) - ${perSecond}::int + 1] end as at
-      from cur
-    ), taken as (
-      update webhook_endpoints w set throttle_grants = array(
-          select x from (
-            select x from unnest(o.g || clock_timestamp()::timestamptz(3)) as x order by x desc limit ${perSecond}::int
-          ) kept order by x
-        )
-      from oldest o
-      where w.id = ${endpointId} and w.tenant_id = ${tenantId}::uuid
-        and (o.at is null or o.at <= clock_timestamp() - ${window}::interval)
-      returning 1
-    )
-    select exists (select 1 from taken) as taken, (select at + ${window}::interval from oldest) as next_at`;
-  if (!row || row.taken || !row.next_at) return null;
-  return row.next_at;
+  // Raw SQL (./sql/take-throttle-slot.sql): the tenant filter is explicit. FOR UPDATE serialises
+  // concurrent callers on the row, and a caller that waited reads the grants its predecessor wrote.
+  const [row] = await takeThrottleSlotSql.rows(
+    db,
+    endpointId,
+    tenantId,
+    perSecond,
+    `${THROTTLE_WINDOW_MS} milliseconds`,
+  );
+  if (!row || row.taken || !row.nextAt) return null;
+  return row.nextAt;
 }

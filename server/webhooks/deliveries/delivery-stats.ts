@@ -4,11 +4,12 @@
 // overview reads the same index, one endpoint after the other. Closed buckets are computed once and
 // kept (delivery_stats_rollups), so a 30-day window reads 29 stored days and counts only today.
 import type { z } from 'zod';
-import { Prisma } from '@/server/db/generated/client';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { findEndpointOr404 } from '@/server/webhooks/endpoints/get-endpoint';
 import { type DeliveryStats, STATS_MAX_BUCKETS, type StatsQuery } from '@/server/webhooks/schemas';
+import { type EndpointAttemptBucketsRow, endpointAttemptBuckets } from './sql/endpoint-attempt-buckets';
+import { tenantAttemptBuckets } from './sql/tenant-attempt-buckets';
 
 export type StatsInput = z.input<typeof StatsQuery>;
 export type DeliveryStatsResult = z.output<typeof DeliveryStats>;
@@ -45,13 +46,7 @@ export function statsWindow(input: StatsInput, now = Date.now()) {
   return { bucket, since: new Date(since), until: new Date(until), starts };
 }
 
-interface BucketRow {
-  start: Date;
-  succeeded: number;
-  failed: number;
-  p50: number | null;
-  p95: number | null;
-}
+type BucketRow = EndpointAttemptBucketsRow;
 
 /**
  * A bucket that ended this long ago is closed: an attempt is recorded within its deadline (at most
@@ -59,26 +54,18 @@ interface BucketRow {
  */
 export const CLOSED_AFTER_MS = 5 * 60_000;
 
-/** The attempts of [from, to) grouped by bucket, from the attempts index. */
-async function attemptBuckets(
+/** The attempts of [from, to) grouped by bucket, from the attempts index (./sql/*-attempt-buckets.sql). */
+function attemptBuckets(
   ctx: OperationContext,
   endpointId: string | null,
   bucket: 'hour' | 'day',
   from: number,
   to: number,
 ): Promise<BucketRow[]> {
-  const onEndpoint = endpointId === null ? Prisma.empty : Prisma.sql`and a.endpoint_id = ${endpointId}`;
-  // Raw SQL is not tenant-scoped by the extension: the tenant filter is explicit here.
-  return ctx.db.$queryRaw<BucketRow[]>`
-    select date_trunc(${bucket}, a.started_at, 'UTC') as start,
-      count(*) filter (where a.succeeded)::int as succeeded,
-      count(*) filter (where not a.succeeded)::int as failed,
-      percentile_disc(0.5) within group (order by a.latency_ms) as p50,
-      percentile_disc(0.95) within group (order by a.latency_ms) as p95
-    from delivery_attempts a
-    where a.tenant_id = ${ctx.tenantId}::uuid ${onEndpoint}
-      and a.started_at >= ${new Date(from)} and a.started_at < ${new Date(to)}
-    group by 1`;
+  // Raw SQL is not tenant-scoped by the extension: the statements name the tenant.
+  return endpointId === null
+    ? tenantAttemptBuckets.rows(ctx.db, bucket, ctx.tenantId, new Date(from), new Date(to))
+    : endpointAttemptBuckets.rows(ctx.db, bucket, ctx.tenantId, endpointId, new Date(from), new Date(to));
 }
 
 /** Consecutive starts as [from, to) ranges clipped to the window. */

@@ -3,6 +3,7 @@ import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { findEndpointOr404 } from '@/server/webhooks/endpoints/get-endpoint';
 import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
+import { requeueFailedDeliveries } from './sql/requeue-failed-deliveries';
 
 /** Deliveries requeued per transaction: short transactions, so the API and the engines never wait on it. */
 export const RECOVER_BATCH = 1_000;
@@ -45,7 +46,7 @@ export async function recoverDeliveries(
   let afterId = '';
   for (;;) {
     const batch = await db.$transaction((tx) =>
-      requeueFailedDeliveries(tx, {
+      requeueBatch(tx, {
         tenantId,
         endpointId: endpoint.id,
         since,
@@ -72,35 +73,24 @@ export interface RequeueBatch {
 }
 
 /**
- * One batch of a recovery, in one statement: up to `limit` failed deliveries of the endpoint created
- * in [since, until), in id order after `afterId`, go back to `pending`, due now, as a new round of
- * attempts (`attempt_base` = the attempts they had), not yet relayed. That is the whole hand-over:
- * the rows are reset and the NOTIFY of the outbox (../hand-over.ts) wakes the engine, which finds
- * them as it finds new deliveries. The cursor makes each delivery requeued at most once per
- * recovery, even if it fails again meanwhile.
+ * One batch of a recovery, in one statement (./sql/requeue-failed-deliveries.sql): the rows are reset
+ * (due now, a new round, not yet relayed) and the outbox's NOTIFY wakes the engine, which finds them
+ * as it finds new deliveries; that is the whole hand-over. The cursor makes each delivery requeued at
+ * most once per recovery, even if it fails again meanwhile.
  */
-async function requeueFailedDeliveries(
+async function requeueBatch(
   tx: TenantTx,
   input: RequeueBatch,
 ): Promise<{ requeued: number; lastId: string | null }> {
-  // Raw SQL: the tenant filter is explicit.
-  const [row] = await tx.$queryRaw<{ requeued: number; last_id: string | null }[]>`
-    with batch as (
-      select id from deliveries
-      where tenant_id = ${input.tenantId}::uuid and endpoint_id = ${input.endpointId} and id > ${input.afterId}
-        and status = 'failed' and created_at >= ${input.since.toISOString()}::timestamptz
-        and created_at < ${input.until.toISOString()}::timestamptz
-      order by id
-      limit ${input.limit}
-    ), requeued as (
-      update deliveries d set status = 'pending', attempt_base = d.attempt_count, next_attempt_at = now(),
-        locked_until = null, relayed_at = null, updated_at = now()
-      from batch where d.id = batch.id and d.tenant_id = ${input.tenantId}::uuid and d.status = 'failed'
-      returning d.id
-    ), notified as (
-      select pg_notify(${DELIVERIES_CHANNEL}::text, '') from (select 1 from requeued limit 1) any_requeued
-    )
-    select (select count(*) from requeued)::int as requeued, (select max(id) from batch) as last_id,
-      (select count(*) from notified)::int as notified`;
-  return { requeued: row.requeued, lastId: row.last_id };
+  const [row] = await requeueFailedDeliveries.rows(
+    tx,
+    input.tenantId,
+    input.endpointId,
+    input.afterId,
+    input.since,
+    input.until,
+    input.limit,
+    DELIVERIES_CHANNEL,
+  );
+  return { requeued: row.requeued, lastId: row.lastId };
 }

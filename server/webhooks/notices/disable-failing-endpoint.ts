@@ -1,5 +1,5 @@
 // Auto-disable (README, "Webhook operations"), run after a failed attempt's record: an endpoint whose
-// failure streak (kept by the attempt record, ../attempt/delivery-sql.ts) meets the rule is disabled
+// failure streak (kept with each attempt record, ../attempt/sql/update-failure-streak.sql) meets the rule is disabled
 // and `webhook.endpoint.disabled` recorded. The notice is never delivered to the endpoint it is about,
 // and the attempts of `webhook.*` notices never call this.
 import { settings } from '@/server/config/settings';
@@ -9,6 +9,7 @@ import { endpointStats } from '@/server/webhooks/endpoints/endpoint-stats';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeEndpoint } from '@/server/webhooks/serialize';
 import { sendDisabledNotice } from './disabled-email';
+import { disableFailingEndpoint } from './sql/disable-failing-endpoint';
 
 /**
  * Disables the endpoint when its last WEBHOOK_DISABLE_AFTER_FAILURES attempts in a row failed and the
@@ -23,11 +24,8 @@ export async function disableIfFailing(ctx: OperationContext, endpointId: string
   if (limit === 0) return false;
   const { db, tenantId } = ctx;
   const disabled = await db.$transaction(async (tx) => {
-    // Raw SQL: the tenant filter is explicit.
-    const changed = await tx.$executeRaw`
-      update webhook_endpoints set is_active = false, disabled_reason = 'failing', disabled_at = now(), updated_at = now()
-      where id = ${endpointId} and tenant_id = ${tenantId}::uuid and is_active
-        and failure_streak >= ${limit} and failure_streak_since <= now() - ${ageMs} * interval '1 millisecond'`;
+    // Raw SQL (./sql/disable-failing-endpoint.sql): the tenant filter is explicit.
+    const changed = await disableFailingEndpoint.execute(tx, endpointId, tenantId, limit, ageMs);
     if (changed === 0) return null;
     await tx.delivery.updateMany({
       where: { endpointId, status: 'pending' },

@@ -8,16 +8,8 @@
 import { maintenanceDb } from '@/server/db/maintenance';
 import { logger } from '@/server/log';
 import { DELIVERY_REQUESTED, type DeliveryRequested } from './client';
-
-interface UnrelayedRow {
-  id: string;
-  tenant_id: string;
-  endpoint_id: string;
-  event_id: string;
-  status: string;
-  attempt_count: number;
-  attempt_base: number;
-}
+import { markRelayed as markRelayedSql } from './sql/mark-relayed';
+import { unrelayedDeliveries } from './sql/unrelayed-deliveries';
 
 export interface RelayBatch {
   /** Every row read (each is marked relayed, whether or not it needed a request). */
@@ -26,26 +18,21 @@ export interface RelayBatch {
 }
 
 export async function findUnrelayed(limit = 500): Promise<RelayBatch> {
-  const rows = await maintenanceDb().$queryRaw<UnrelayedRow[]>`
-    select id, tenant_id::text as tenant_id, endpoint_id, event_id, status::text as status, attempt_count,
-      attempt_base
-    from deliveries where relayed_at is null
-    order by id
-    limit ${limit}`;
+  const rows = await unrelayedDeliveries.rows(maintenanceDb(), limit);
   return {
-    rows: rows.map((d) => ({ id: d.id, attemptBase: d.attempt_base })),
+    rows: rows.map((d) => ({ id: d.id, attemptBase: d.attemptBase })),
     // Deliveries not yet attempted in their current round (a new one, or one recovered since).
     requests: rows
-      .filter((d) => d.status === 'pending' && d.attempt_count === d.attempt_base)
+      .filter((d) => d.status === 'pending' && d.attemptCount === d.attemptBase)
       .map((d) => ({
         name: DELIVERY_REQUESTED,
-        id: d.attempt_base === 0 ? d.id : `${d.id}~r${d.attempt_base}`,
+        id: d.attemptBase === 0 ? d.id : `${d.id}~r${d.attemptBase}`,
         data: {
-          tenantId: d.tenant_id,
+          tenantId: d.tenantId,
           deliveryId: d.id,
-          endpointId: d.endpoint_id,
-          eventId: d.event_id,
-          ...(d.attempt_base === 0 ? {} : { attemptBase: d.attempt_base }),
+          endpointId: d.endpointId,
+          eventId: d.eventId,
+          ...(d.attemptBase === 0 ? {} : { attemptBase: d.attemptBase }),
         },
       })),
   };
@@ -57,10 +44,11 @@ export async function findUnrelayed(limit = 500): Promise<RelayBatch> {
  */
 export async function markRelayed(rows: RelayBatch['rows']): Promise<void> {
   if (rows.length === 0) return;
-  await maintenanceDb().$executeRaw`
-    update deliveries d set relayed_at = now()
-    from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.attemptBase)}::int[]) as r(id, attempt_base)
-    where d.id = r.id and d.attempt_base = r.attempt_base and d.relayed_at is null`;
+  await markRelayedSql.execute(
+    maintenanceDb(),
+    rows.map((r) => r.id),
+    rows.map((r) => r.attemptBase),
+  );
 }
 
 const PASS_ROWS = 500;

@@ -1,14 +1,14 @@
 // The worker's attempt records. Records that arrive while one is being written go together in the
-// next statement: one commit and one WAL flush for all of them (group commit, done by the caller).
-// The statement runs on the worker's own `pg` pool as a named statement (parsed and planned once
-// per connection; unnamed behind a transaction-mode pooler). Each record keeps its own rules: the attempt row is unique per (delivery,
-// number), and only a new row moves its still-pending delivery (ending the worker's claim on it).
+// next transaction: one commit and one WAL flush for all of them (group commit, done by the caller).
+// It runs on the worker's own `pg` pool as named statements (parsed and planned once per
+// connection; unnamed behind a transaction-mode pooler): the records (record-attempts.sql), then the
+// failure streaks they move (update-failure-streak.sql). Each record keeps its own rules: the attempt
+// row is unique per (delivery, number), and only a new row moves its still-pending delivery (ending
+// the worker's claim on it) and its endpoint's streak.
 import type pg from 'pg';
-import { statementName } from '@/server/db/pool';
-import { RECORD_ATTEMPTS_SQL } from '@/server/webhooks/attempt/delivery-sql';
 import { type AttemptRecord, attemptRecordRow } from '@/server/webhooks/attempt/run-attempt';
-
-export { RECORD_ATTEMPTS_SQL };
+import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
+import { updateFailureStreak } from '@/server/webhooks/attempt/sql/update-failure-streak';
 
 export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) => Promise<boolean> {
   return batched<AttemptRecord, boolean>(async (records) => {
@@ -21,15 +21,30 @@ export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) =
       seen.add(key);
       return true;
     });
-    const input = unique.map(attemptRecordRow);
-    const { rows } = await pool.query<{ moved: string[] }>({
-      name: statementName('switchboard_attempt_record'),
-      text: RECORD_ATTEMPTS_SQL,
-      values: [JSON.stringify(input)],
-    });
-    const moved = new Set(rows[0].moved);
+    const moved = new Set(
+      (await recordInOneTransaction(pool, JSON.stringify(unique.map(attemptRecordRow)))).map(
+        (m) => m.deliveryId,
+      ),
+    );
     return records.map((r) => unique.includes(r) && moved.has(r.job.deliveryId));
   });
+}
+
+async function recordInOneTransaction(pool: pg.Pool, records: string) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const moved = await recordAttempts.pgRows(client, [records], { prepared: true });
+    if (moved.length > 0)
+      await updateFailureStreak.pgRows(client, [JSON.stringify(moved)], { prepared: true });
+    await client.query('commit');
+    return moved;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /**

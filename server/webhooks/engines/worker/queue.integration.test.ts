@@ -8,8 +8,10 @@ import { createEndpoint } from '@/server/webhooks';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { eventually, type Receiver, startReceiver } from '@/test/webhook-receiver';
-import { CLAIM_SQL, claimLeaseMs, RELEASE_SQL } from './queue';
+import { claimLeaseMs } from './queue';
 import { startDeliveryWorker } from './runner';
+import { claimDeliveries } from './sql/claim-deliveries';
+import { releaseClaims } from './sql/release-claims';
 
 // The deliveries table is the worker's queue: claims take due pending deliveries, oldest first,
 // never the same delivery twice while a claim holds it, and again once a claim lapses.
@@ -45,12 +47,7 @@ async function emit(count: number): Promise<string[]> {
 }
 
 const claim = async (limit: number, leaseMs = 60_000, client: pg.Pool | pg.PoolClient = pool) =>
-  (
-    await client.query<{ id: string; url: string; eventType: string; attemptCount: number }>(CLAIM_SQL, [
-      limit,
-      leaseMs,
-    ])
-  ).rows;
+  claimDeliveries.pgRows(client, [limit, leaseMs]);
 
 describe('claims', () => {
   it('take due pending deliveries oldest first, with what the attempt needs, and never twice', async () => {
@@ -73,9 +70,9 @@ describe('claims', () => {
     expect((await db.delivery.findUniqueOrThrow({ where: { id: first } })).lockedUntil).not.toBeNull();
 
     // Released claims are due again at once.
-    await pool.query(RELEASE_SQL, [[first, second]]);
+    await releaseClaims.pgRows(pool, [[first, second]]);
     expect((await claim(10)).map((c) => c.id)).toEqual([first, second]);
-    await pool.query(RELEASE_SQL, [[first, second]]);
+    await releaseClaims.pgRows(pool, [[first, second]]);
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { isActive: false } });
   });
 

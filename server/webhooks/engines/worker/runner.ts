@@ -6,12 +6,13 @@
 import pg from 'pg';
 import { settings } from '@/server/config/settings';
 import { databaseUrl, directDatabaseUrl } from '@/server/db/client';
-import { statementName } from '@/server/db/pool';
 import { logger } from '@/server/log';
 import { type AttemptJob, type LoadedDelivery, runAttempt } from '@/server/webhooks/attempt/run-attempt';
 import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
 import { batchedAttemptRecorder } from './attempt-store';
-import { CLAIM_MARGIN_MS, CLAIM_SQL, claimLeaseMs, RELEASE_SQL } from './queue';
+import { CLAIM_MARGIN_MS, claimLeaseMs } from './queue';
+import { claimDeliveries } from './sql/claim-deliveries';
+import { releaseClaims } from './sql/release-claims';
 
 export interface DeliveryWorker {
   stop(): Promise<void>;
@@ -23,7 +24,7 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
 }
 
-type Claimed = LoadedDelivery & { tenantId: string; claimedAt: number };
+type Claimed = LoadedDelivery & { claimedAt: number };
 
 const RECONNECT_AFTER_MS = 1_000;
 
@@ -79,11 +80,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     const wakesBefore = wakes;
     try {
       const limit = prefetch - claimed.length;
-      const { rows } = await pool.query<Omit<Claimed, 'claimedAt'>>({
-        name: statementName('switchboard_claim_deliveries'),
-        text: CLAIM_SQL,
-        values: [limit, leaseMs],
-      });
+      const rows = await claimDeliveries.pgRows(pool, [limit, leaseMs], { prepared: true });
       const claimedAt = Date.now();
       for (const row of rows) claimed.push({ ...row, claimedAt });
       // A commit notified during the claim may be newer than the claim's snapshot: claim again.
@@ -153,7 +150,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
         await claiming;
         // Give back what was claimed but not started (else it lapses); nothing new starts now.
         const unstarted = claimed.splice(0).map((c) => c.id);
-        if (unstarted.length > 0) await pool.query(RELEASE_SQL, [unstarted]).catch(() => undefined);
+        if (unstarted.length > 0) await releaseClaims.pgRows(pool, [unstarted]).catch(() => undefined);
         await Promise.all(running);
         await listener?.end().catch(() => undefined);
         await pool.end();
