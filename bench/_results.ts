@@ -2,7 +2,8 @@
 // against a baseline in the same run (alternating rounds, median of the per-round ratios), except
 // `events_per_s`, an absolute rate, `stats_p95_ms_*`, absolute latencies (bench/stats.ts), and
 // `recover_10k_s`, the seconds POST /webhooks/{id}/recover takes to requeue 10,000 failed deliveries
-// (bench/recover.ts).
+// (bench/recover.ts), and `fairness_b_p95_ms`, one tenant's p95 commit → arrival while another
+// tenant's slow backlog drains (bench/fairness.ts).
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -16,6 +17,7 @@ export const RATIO_KEYS = [
   'stats_p95_ms_24h',
   'stats_p95_ms_30d',
   'recover_10k_s',
+  'fairness_b_p95_ms',
 ] as const;
 
 export type RatioKey = (typeof RATIO_KEYS)[number];

@@ -62,6 +62,14 @@ export function run(): Promise<BenchResult> {
 }
 
 async function measureAll(): Promise<BenchResult> {
+  // One tenant's backlog against a bare loop of the same concurrency: the fairness caps (8 per tenant,
+  // 5 per endpoint by default) are raised to the worker's 10, so both sides run 10 attempts at once and
+  // the ratio is the queue's bookkeeping (bench/fairness.ts measures the caps' effect).
+  Object.assign(process.env, {
+    WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: String(CONCURRENCY),
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CONCURRENCY),
+  });
+  (await import('@/server/config/settings')).resetSettingsCache();
   const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
   const { forTenant } = await import('@/server/db/tenant-scope');

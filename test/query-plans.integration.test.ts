@@ -245,7 +245,7 @@ const HOT: [string, () => Promise<Statement[]>][] = [
   ],
   [
     "the worker's claim of due deliveries (engines/worker/sql/claim-deliveries.sql)",
-    async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000)], generic: true }],
+    async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000), 8, 5], generic: true }],
   ],
   [
     'the attempt records and the failure streaks they move (attempt/sql/record-attempts.sql, update-failure-streak.sql)',

@@ -8,7 +8,7 @@ import { createEndpoint } from '@/server/webhooks';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { eventually, type Receiver, startReceiver } from '@/test/webhook-receiver';
-import { claimLeaseMs } from './queue';
+import { claimDue, claimLeaseMs } from './queue';
 import { startDeliveryWorker } from './runner';
 import { claimDeliveries } from './sql/claim-deliveries';
 import { releaseClaims } from './sql/release-claims';
@@ -46,8 +46,9 @@ async function emit(count: number): Promise<string[]> {
   return ids;
 }
 
+// The claim statement itself, with caps too high to bind (the caps have tests of their own below).
 const claim = async (limit: number, leaseMs = 60_000, client: pg.Pool | pg.PoolClient = pool) =>
-  claimDeliveries.pgRows(client, [limit, leaseMs]);
+  claimDeliveries.pgRows(client, [limit, leaseMs, 1000, 1000]);
 
 describe('claims', () => {
   it('take due pending deliveries oldest first, with what the attempt needs, and never twice', async () => {
@@ -76,7 +77,7 @@ describe('claims', () => {
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { isActive: false } });
   });
 
-  it('split concurrent claims: SKIP LOCKED hands each delivery to one claimer', async () => {
+  it('split concurrent claims: the claim lock and SKIP LOCKED hand each delivery to one claimer', async () => {
     await forTenant(tenant.tenantId).delivery.updateMany({
       where: { status: 'pending' },
       data: { status: 'failed' },
@@ -86,7 +87,9 @@ describe('claims', () => {
       events: ['booking.confirmed'],
     });
     const ids = await emit(20);
-    const results = await Promise.all([claim(8), claim(8), claim(8)]);
+    // As workers claim (claimDue): one claim at a time under the claim lock, rows locked SKIP LOCKED.
+    const caps = { perTenant: 1000, perEndpoint: 1000 };
+    const results = await Promise.all([1, 2, 3].map(() => claimDue(pool, 8, 60_000, caps)));
     const all = results.flat().map((c) => c.id);
     expect(new Set(all).size).toBe(all.length);
     expect(all.sort()).toEqual([...ids].sort());

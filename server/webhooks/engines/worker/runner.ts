@@ -1,5 +1,5 @@
-// The in-process worker engine. It claims due deliveries in batches (./queue.ts) and runs at
-// most `concurrency` attempts at once. A NOTIFY from the outbox transaction wakes it as soon as new
+// The in-process worker engine. It claims due deliveries in batches (./queue.ts: fairly, within
+// the per-tenant and per-endpoint caps) and runs at most `concurrency` attempts at once. A NOTIFY from the outbox transaction wakes it as soon as new
 // deliveries commit; polling every `pollIntervalMs` finds retries as they fall due (and keeps it
 // working while the listening connection is down). Several processes may run it against one
 // database: SKIP LOCKED keeps their claims apart.
@@ -10,8 +10,7 @@ import { logger } from '@/server/log';
 import { type AttemptJob, type LoadedDelivery, runAttempt } from '@/server/webhooks/attempt/run-attempt';
 import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
 import { batchedAttemptRecorder } from './attempt-store';
-import { CLAIM_MARGIN_MS, claimLeaseMs } from './queue';
-import { claimDeliveries } from './sql/claim-deliveries';
+import { type Caps, CLAIM_MARGIN_MS, claimDue, claimLeaseMs } from './queue';
 import { releaseClaims } from './sql/release-claims';
 
 export interface DeliveryWorker {
@@ -22,6 +21,8 @@ export interface WorkerOptions {
   connectionString?: string;
   concurrency?: number;
   pollIntervalMs?: number;
+  /** In flight per tenant and per endpoint, across every worker (default: the settings). */
+  caps?: Partial<Caps>;
 }
 
 type Claimed = LoadedDelivery & { claimedAt: number };
@@ -32,8 +33,13 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   const connectionString = options.connectionString ?? databaseUrl();
   const concurrency = options.concurrency ?? 10;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
-  const timeoutMs = settings().WEBHOOK_TIMEOUT_MS;
+  const config = settings();
+  const timeoutMs = config.WEBHOOK_TIMEOUT_MS;
   const leaseMs = claimLeaseMs(timeoutMs);
+  const caps: Caps = {
+    perTenant: options.caps?.perTenant ?? config.WEBHOOK_MAX_IN_FLIGHT_PER_TENANT,
+    perEndpoint: options.caps?.perEndpoint ?? config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+  };
   // Claims run ahead of the attempts by up to this many deliveries, so one claim serves many attempts.
   const prefetch = concurrency * 3;
 
@@ -48,7 +54,10 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   const running = new Set<Promise<void>>();
   /** The claim under way, if any (one at a time). */
   let claiming: Promise<void> | undefined;
-  /** The last claim found fewer due deliveries than it asked for: wait for a NOTIFY or the next poll. */
+  /**
+   * The last claim found fewer due deliveries than it asked for (none due, or the rest capped): wait
+   * for a NOTIFY, a finished attempt or the next poll.
+   */
   let caughtUp = false;
   /** Counts wake-ups, so one that arrives while a claim is under way is not lost. */
   let wakes = 0;
@@ -71,7 +80,8 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       })
       .finally(() => {
         running.delete(attempt);
-        pump();
+        // Its record ended the claim: its tenant and endpoint may have room again, so claim again.
+        wake();
       });
     running.add(attempt);
   };
@@ -80,7 +90,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     const wakesBefore = wakes;
     try {
       const limit = prefetch - claimed.length;
-      const rows = await claimDeliveries.pgRows(pool, [limit, leaseMs], { prepared: true });
+      const rows = await claimDue(pool, limit, leaseMs, caps);
       const claimedAt = Date.now();
       for (const row of rows) claimed.push({ ...row, claimedAt });
       // A commit notified during the claim may be newer than the claim's snapshot: claim again.
