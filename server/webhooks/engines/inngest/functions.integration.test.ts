@@ -1,7 +1,7 @@
 import { InngestTestEngine } from '@inngest/test';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { resetSettingsCache } from '@/server/config/settings';
+import { resetSettingsCache, settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
@@ -135,6 +135,27 @@ describe('deliver-webhook', () => {
     const { result } = await engine.execute();
     expect(result).toMatchObject({ kind: 'skipped', reason: 'endpoint_inactive' });
     expect(hook.received).toHaveLength(0);
+  });
+});
+
+describe("fair delivery on Inngest (security finding 1: one tenant can starve every other tenant's webhooks)", () => {
+  it('caps runs in flight per endpoint and per tenant with concurrency keys, as the worker caps its claims', () => {
+    expect(deliverWebhook.opts.concurrency).toEqual([
+      { limit: settings().WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, key: 'event.data.endpointId' },
+      { limit: settings().WEBHOOK_MAX_IN_FLIGHT_PER_TENANT, key: 'event.data.tenantId' },
+    ]);
+  });
+
+  it('relays the keys with every delivery', async () => {
+    const { delivery, endpoint } = await setUp(() => ({ status: 200 }));
+    const sent: Array<{ id: string; data: Record<string, unknown> }> = [];
+    await relayOutbox(async (requests) => {
+      sent.push(...(requests as typeof sent));
+    });
+    expect(sent.find((r) => r.id === delivery.id)?.data).toMatchObject({
+      tenantId: tenant.tenantId,
+      endpointId: endpoint.id,
+    });
   });
 });
 

@@ -3,17 +3,40 @@
 // round (a recovered delivery starts a new round, numbered after its earlier attempts). An attempt
 // the endpoint's throttle turns away sleeps until the free slot and runs again (../../attempt/throttle.ts). Step
 // ids are stable (`attempt-N`, `wait-N`) so a replay resumes where it stopped. Concurrency is keyed
-// per endpoint so one slow receiver cannot hold every slot.
+// per endpoint and per tenant (the worker's caps, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT and _PER_TENANT):
+// each key value is a queue of its own at Inngest, so neither a slow receiver nor one tenant's backlog
+// can hold every run, and other tenants' runs start beside them.
 
+import { settings } from '@/server/config/settings';
 import { jobsFor } from '@/server/jobs/registry';
 import { maxAttempts, runAttempt, waitAfter } from '@/server/webhooks/attempt/run-attempt';
 import { DELIVERY_REQUESTED, type DeliveryRequested, inngest } from './client';
+
+/**
+ * The caps, read when the functions are registered. Invalid settings are reported by /api/health
+ * (and stop a long-running server); the function still registers, with the defaults.
+ */
+function inFlightCaps(): { perTenant: number; perEndpoint: number } {
+  try {
+    const config = settings();
+    return {
+      perTenant: config.WEBHOOK_MAX_IN_FLIGHT_PER_TENANT,
+      perEndpoint: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+    };
+  } catch {
+    return { perTenant: 8, perEndpoint: 5 };
+  }
+}
+const caps = inFlightCaps();
 
 export const deliverWebhook = inngest.createFunction(
   {
     id: 'deliver-webhook',
     triggers: [{ event: DELIVERY_REQUESTED }],
-    concurrency: { limit: 5, key: 'event.data.endpointId' },
+    concurrency: [
+      { limit: caps.perEndpoint, key: 'event.data.endpointId' },
+      { limit: caps.perTenant, key: 'event.data.tenantId' },
+    ],
     // Retries of a step that threw (database unavailable), not of failed HTTP attempts: those are the schedule below.
     retries: 5,
   },
