@@ -32,6 +32,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   phone_number_id_taken: 409,
   endpoint_inactive: 409,
   endpoint_disabled: 409,
+  endpoint_limit_reached: 409,
+  api_key_limit_reached: 409,
   rate_limited: 429,
   service_unavailable: 503,
   whatsapp_not_configured: 503,

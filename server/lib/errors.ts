@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'phone_number_id_taken',
   'endpoint_inactive',
   'endpoint_disabled',
+  'endpoint_limit_reached',
+  'api_key_limit_reached',
   // load and availability
   'rate_limited',
   'service_unavailable',

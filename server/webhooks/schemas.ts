@@ -36,13 +36,21 @@ const RateLimit = z
     example: 10,
   });
 
-export const CreateWebhookInput = z.object({
-  url: Url,
-  events: Events,
-  description: Description.optional(),
-  is_active: z.boolean().default(true),
-  rate_limit_per_second: RateLimit.optional(),
-});
+export const CreateWebhookInput = z
+  .object({
+    url: Url,
+    events: Events,
+    description: Description.optional(),
+    is_active: z.boolean().default(true),
+    rate_limit_per_second: RateLimit.optional(),
+  })
+  .meta({
+    description:
+      'A tenant has at most MAX_WEBHOOK_ENDPOINTS_PER_TENANT endpoints (default 50), enabled or not: one ' +
+      'more answers 409 endpoint_limit_reached. Deliveries are fair whatever the endpoints: at most ' +
+      'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT attempts per endpoint (default 5) and WEBHOOK_MAX_IN_FLIGHT_PER_TENANT ' +
+      'per tenant (default 8) are in flight at once, and tenants take turns.',
+  });
 
 export const UpdateWebhookInput = z.object({
   url: Url.optional(),

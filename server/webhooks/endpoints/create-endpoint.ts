@@ -1,5 +1,8 @@
+import { settings } from '@/server/config/settings';
+import { lockTenantRows } from '@/server/db/tenant-lock';
 import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { newEncryptedSecret } from '@/server/webhooks/secrets';
 import { serializeEndpoint } from '@/server/webhooks/serialize';
@@ -13,10 +16,22 @@ export interface CreateEndpointInput {
   rate_limit_per_second?: number | null;
 }
 
-/** Registers an endpoint; the returned `webhook_secret` is the only time the secret is shown. */
+/**
+ * Registers an endpoint; the returned `webhook_secret` is the only time the secret is shown. A tenant
+ * has at most MAX_WEBHOOK_ENDPOINTS_PER_TENANT endpoints: one more is 409 endpoint_limit_reached.
+ */
 async function createEndpointUnaudited(ctx: OperationContext, input: CreateEndpointInput) {
   const { db, tenantId } = ctx;
   await checkEndpointUrl(input.url);
+  // In the audited transaction: concurrent creations of the tenant count one after the other.
+  await lockTenantRows(db, tenantId, 'webhook_endpoints');
+  const limit = settings().MAX_WEBHOOK_ENDPOINTS_PER_TENANT;
+  if ((await db.webhookEndpoint.count()) >= limit) {
+    throw Errors.conflict(
+      'endpoint_limit_reached',
+      `This tenant already has ${limit} webhook endpoints, the most it may have; delete one to add another`,
+    );
+  }
   const { secret, secretEnc } = newEncryptedSecret();
   const row = await db.webhookEndpoint.create({
     data: {
