@@ -58,6 +58,7 @@ async function measure(databaseUrl: string): Promise<BenchResult> {
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   // The concurrent reader measures latency, not the API limit's refusals.
   process.env.API_RATE_LIMIT_PER_SECOND = '0';
+  process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND = '0';
   const { resetSettingsCache } = await import('@/server/config/settings');
   resetSettingsCache();
   const api = await startApiServer();

@@ -38,8 +38,10 @@ let graph: FakeGraph;
 beforeAll(async () => {
   graph = await startFakeGraph();
   Object.assign(process.env, {
-    // 10,000 requests from one credential: the per-credential limit (100/s) is not under test here.
+    // 10,000 requests from one credential: the API limits (100/s per credential, 300/s per tenant)
+    // are not under test here.
     API_RATE_LIMIT_PER_SECOND: '0',
+    API_RATE_LIMIT_PER_TENANT_PER_SECOND: '0',
     WHATSAPP_GRAPH_URL: graph.url,
     WHATSAPP_APP_SECRET: APP_SECRET,
     WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
@@ -49,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await graph.close();
   delete process.env.API_RATE_LIMIT_PER_SECOND;
+  delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
   resetSettingsCache();
 });
 const suite = apiSuite({ other: true, agent: true });

@@ -18,6 +18,7 @@ beforeAll(async () => {
   graph = await startFakeGraph();
   Object.assign(process.env, {
     API_RATE_LIMIT_PER_SECOND: '0',
+    API_RATE_LIMIT_PER_TENANT_PER_SECOND: '0',
     WHATSAPP_GRAPH_URL: graph.url,
     AUTH_URL: DASHBOARD,
   });
@@ -26,6 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await graph.close();
   delete process.env.API_RATE_LIMIT_PER_SECOND;
+  delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
   delete process.env.AUTH_URL;
   resetSettingsCache();
 });
