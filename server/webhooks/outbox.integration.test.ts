@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUrl } from '@/server/db/client';
+import { directDatabaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
@@ -17,7 +17,8 @@ const notifications: string[] = [];
 
 beforeAll(async () => {
   tenant = await createTestTenant('outbox');
-  listener = new pg.Client({ connectionString: databaseUrl() });
+  // LISTEN needs a session: the direct URL when a transaction-mode pooler fronts DATABASE_URL.
+  listener = new pg.Client({ connectionString: directDatabaseUrl() });
   await listener.connect();
   listener.on('notification', (n) => notifications.push(n.channel));
   await listener.query(`listen ${DELIVERIES_CHANNEL}`);
