@@ -17,12 +17,18 @@ with recursive held as (
 ), endpoint_held as (
   select endpoint_id, count(*)::int as n from held group by endpoint_id
 ), endpoints as (
-  -- Every endpoint with a pending delivery, one index probe each (a loose index scan).
-  (select endpoint_id from deliveries where status = 'pending' order by endpoint_id limit 1)
+  -- Every endpoint with a due delivery, in one pass over the pending index entries that skips each
+  -- endpoint found (a loose index scan of (status, endpoint_id, next_attempt_at)): its cost is the
+  -- endpoints with due deliveries and the pending deliveries not yet due, never a backlog's length.
+  (
+    select endpoint_id from deliveries
+    where status = 'pending' and next_attempt_at <= now()
+    order by endpoint_id limit 1
+  )
   union all
   select (
     select d.endpoint_id from deliveries d
-    where d.status = 'pending' and d.endpoint_id > e.endpoint_id
+    where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id > e.endpoint_id
     order by d.endpoint_id limit 1
   )
   from endpoints e where e.endpoint_id is not null
