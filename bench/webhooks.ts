@@ -65,9 +65,11 @@ async function measureAll(): Promise<BenchResult> {
   // One tenant's backlog against a bare loop of the same concurrency: the fairness caps (8 per tenant,
   // 5 per endpoint by default) are raised to the worker's 10, so both sides run 10 attempts at once and
   // the ratio is the queue's bookkeeping (bench/fairness.ts measures the caps' effect).
+  // Its scenario of 100 receivers is one tenant's 100 endpoints: above the default limit of 50.
   Object.assign(process.env, {
     WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: String(CONCURRENCY),
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CONCURRENCY),
+    MAX_WEBHOOK_ENDPOINTS_PER_TENANT: String(Math.max(...RECEIVER_COUNTS)),
   });
   (await import('@/server/config/settings')).resetSettingsCache();
   const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');

@@ -28,6 +28,13 @@ export interface WorkerOptions {
 type Claimed = LoadedDelivery & { claimedAt: number };
 
 const RECONNECT_AFTER_MS = 1_000;
+/**
+ * How long after an attempt of a tenant or endpoint at its cap finishes the worker claims again: the
+ * attempts that finish meanwhile share that claim. Under a cap every finished attempt makes room for
+ * one more, and a claim per attempt would cost more than a loopback attempt (the claim takes the
+ * claim lock and looks at every tenant's due deliveries). New deliveries (NOTIFY) are claimed at once.
+ */
+const CLAIM_COALESCE_MS = 5;
 
 export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<DeliveryWorker> {
   const connectionString = options.connectionString ?? databaseUrl();
@@ -52,6 +59,18 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
 
   const claimed: Claimed[] = [];
   const running = new Set<Promise<void>>();
+  /** This worker's claims not yet finished (buffered or running), per tenant and per endpoint. */
+  const held = { tenant: new Map<string, number>(), endpoint: new Map<string, number>() };
+  const hold = (d: Claimed, by: 1 | -1) => {
+    held.tenant.set(d.tenantId, (held.tenant.get(d.tenantId) ?? 0) + by);
+    held.endpoint.set(d.endpointId, (held.endpoint.get(d.endpointId) ?? 0) + by);
+    if (held.tenant.get(d.tenantId) === 0) held.tenant.delete(d.tenantId);
+    if (held.endpoint.get(d.endpointId) === 0) held.endpoint.delete(d.endpointId);
+  };
+  /** Whether the delivery's tenant or endpoint has all its cap's worth claimed by this worker. */
+  const atCap = (d: Claimed) =>
+    (held.tenant.get(d.tenantId) ?? 0) >= caps.perTenant ||
+    (held.endpoint.get(d.endpointId) ?? 0) >= caps.perEndpoint;
   /** The claim under way, if any (one at a time). */
   let claiming: Promise<void> | undefined;
   /**
@@ -80,8 +99,13 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       })
       .finally(() => {
         running.delete(attempt);
-        // Its record ended the claim: its tenant and endpoint may have room again, so claim again.
-        wake();
+        // Its record ended the claim. If that left its tenant or endpoint at a cap, deliveries may
+        // have waited for this room: claim again, together with the attempts that finish in the
+        // next moments (one claim, not one each). Otherwise nothing waited on it.
+        const wasAtCap = atCap(delivery);
+        hold(delivery, -1);
+        if (wasAtCap) claimSoon();
+        else pump();
       });
     running.add(attempt);
   };
@@ -92,7 +116,11 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       const limit = prefetch - claimed.length;
       const rows = await claimDue(pool, limit, leaseMs, caps);
       const claimedAt = Date.now();
-      for (const row of rows) claimed.push({ ...row, claimedAt });
+      for (const row of rows) {
+        const delivery = { ...row, claimedAt };
+        claimed.push(delivery);
+        hold(delivery, 1);
+      }
       // A commit notified during the claim may be newer than the claim's snapshot: claim again.
       caughtUp = rows.length < limit && wakes === wakesBefore;
     } catch (error) {
@@ -107,6 +135,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       const next = claimed.shift() as Claimed;
       // Start only what can finish inside its claim; the rest lapses and is claimed again.
       if (Date.now() - next.claimedAt <= leaseMs - timeoutMs - CLAIM_MARGIN_MS) start(next);
+      else hold(next, -1);
     }
     if (!claiming && !caughtUp && claimed.length <= concurrency) {
       claiming = claim().finally(() => {
@@ -120,6 +149,15 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     wakes++;
     caughtUp = false;
     pump();
+  };
+  let soon: NodeJS.Timeout | undefined;
+  const claimSoon = () => {
+    // A slot is free now: start what is already claimed at once; claim more a moment later.
+    pump();
+    soon ??= setTimeout(() => {
+      soon = undefined;
+      wake();
+    }, CLAIM_COALESCE_MS);
   };
 
   // LISTEN on a connection of its own, reconnected if it drops; polling covers the gap.
@@ -157,6 +195,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
         stopping = true;
         clearInterval(poll);
         clearTimeout(reconnect);
+        clearTimeout(soon);
         await claiming;
         // Give back what was claimed but not started (else it lapses); nothing new starts now.
         const unstarted = claimed.splice(0).map((c) => c.id);
