@@ -29,12 +29,12 @@ type Claimed = LoadedDelivery & { claimedAt: number };
 
 const RECONNECT_AFTER_MS = 1_000;
 /**
- * How long after an attempt of a tenant or endpoint at its cap finishes the worker claims again: the
- * attempts that finish meanwhile share that claim. Under a cap every finished attempt makes room for
- * one more, and a claim per attempt would cost more than a loopback attempt (the claim takes the
+ * How long after an attempt finishes the worker claims again when its last claim came back short:
+ * the attempts that finish meanwhile share that claim. Under a cap every finished attempt makes room
+ * for one more, and a claim per attempt would cost more than a loopback attempt (the claim takes the
  * claim lock and looks at every tenant's due deliveries). New deliveries (NOTIFY) are claimed at once.
  */
-const CLAIM_COALESCE_MS = 5;
+const CLAIM_COALESCE_MS = 2;
 
 export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<DeliveryWorker> {
   const connectionString = options.connectionString ?? databaseUrl();
@@ -59,18 +59,6 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
 
   const claimed: Claimed[] = [];
   const running = new Set<Promise<void>>();
-  /** This worker's claims not yet finished (buffered or running), per tenant and per endpoint. */
-  const held = { tenant: new Map<string, number>(), endpoint: new Map<string, number>() };
-  const hold = (d: Claimed, by: 1 | -1) => {
-    held.tenant.set(d.tenantId, (held.tenant.get(d.tenantId) ?? 0) + by);
-    held.endpoint.set(d.endpointId, (held.endpoint.get(d.endpointId) ?? 0) + by);
-    if (held.tenant.get(d.tenantId) === 0) held.tenant.delete(d.tenantId);
-    if (held.endpoint.get(d.endpointId) === 0) held.endpoint.delete(d.endpointId);
-  };
-  /** Whether the delivery's tenant or endpoint has all its cap's worth claimed by this worker. */
-  const atCap = (d: Claimed) =>
-    (held.tenant.get(d.tenantId) ?? 0) >= caps.perTenant ||
-    (held.endpoint.get(d.endpointId) ?? 0) >= caps.perEndpoint;
   /** The claim under way, if any (one at a time). */
   let claiming: Promise<void> | undefined;
   /**
@@ -99,12 +87,10 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       })
       .finally(() => {
         running.delete(attempt);
-        // Its record ended the claim. If that left its tenant or endpoint at a cap, deliveries may
-        // have waited for this room: claim again, together with the attempts that finish in the
-        // next moments (one claim, not one each). Otherwise nothing waited on it.
-        const wasAtCap = atCap(delivery);
-        hold(delivery, -1);
-        if (wasAtCap) claimSoon();
+        // Its record ended the claim. When the last claim came back short, deliveries may wait for
+        // this room under a cap: claim again, together with the attempts that finish in the next
+        // moments (one claim, not one each). Otherwise the buffer still has work.
+        if (caughtUp) claimSoon();
         else pump();
       });
     running.add(attempt);
@@ -116,11 +102,7 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       const limit = prefetch - claimed.length;
       const rows = await claimDue(pool, limit, leaseMs, caps);
       const claimedAt = Date.now();
-      for (const row of rows) {
-        const delivery = { ...row, claimedAt };
-        claimed.push(delivery);
-        hold(delivery, 1);
-      }
+      for (const row of rows) claimed.push({ ...row, claimedAt });
       // A commit notified during the claim may be newer than the claim's snapshot: claim again.
       caughtUp = rows.length < limit && wakes === wakesBefore;
     } catch (error) {
@@ -135,7 +117,6 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       const next = claimed.shift() as Claimed;
       // Start only what can finish inside its claim; the rest lapses and is claimed again.
       if (Date.now() - next.claimedAt <= leaseMs - timeoutMs - CLAIM_MARGIN_MS) start(next);
-      else hold(next, -1);
     }
     if (!claiming && !caughtUp && claimed.length <= concurrency) {
       claiming = claim().finally(() => {
