@@ -42,23 +42,26 @@ export const claimDeliveries = typedSql<ClaimDeliveriesParams, ClaimDeliveriesRo
 ), endpoint_held as (
   select endpoint_id, count(*)::int as n from held group by endpoint_id
 ), endpoints as (
-  -- Every endpoint with a due delivery, in one pass over the pending index entries that skips each
-  -- endpoint found (a loose index scan of (status, endpoint_id, next_attempt_at)): its cost is the
-  -- endpoints with due deliveries and the pending deliveries not yet due, never a backlog's length.
+  -- Every endpoint with a due delivery, and its tenant, in one pass over the pending index entries
+  -- that skips each endpoint found (a loose index scan of (status, endpoint_id, next_attempt_at)):
+  -- its cost is the endpoints with due deliveries and the pending deliveries not yet due, never a
+  -- backlog's length.
   (
-    select endpoint_id from deliveries
+    select endpoint_id, tenant_id from deliveries
     where status = 'pending' and next_attempt_at <= now()
     order by endpoint_id limit 1
   )
   union all
-  select (
-    select d.endpoint_id from deliveries d
+  select n.endpoint_id, n.tenant_id
+  from endpoints e
+  cross join lateral (
+    select d.endpoint_id, d.tenant_id from deliveries d
     where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id > e.endpoint_id
     order by d.endpoint_id limit 1
-  )
-  from endpoints e where e.endpoint_id is not null
+  ) n
 ), candidates as (
-  -- Each endpoint's oldest due, unclaimed deliveries, as many as its cap leaves room for.
+  -- Each endpoint's oldest due, unclaimed deliveries, as many as its cap and its tenant's leave
+  -- room for.
   select c.id, c.tenant_id, c.next_attempt_at,
     row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_turn
   from endpoints e
@@ -67,9 +70,11 @@ export const claimDeliveries = typedSql<ClaimDeliveriesParams, ClaimDeliveriesRo
     where d.status = 'pending' and d.endpoint_id = e.endpoint_id and d.next_attempt_at <= now()
       and (d.locked_until is null or d.locked_until < now())
     order by d.next_attempt_at
-    limit greatest(0, $4::int - coalesce((select h.n from endpoint_held h where h.endpoint_id = e.endpoint_id), 0))
+    limit greatest(0, least(
+      $4::int - coalesce((select h.n from endpoint_held h where h.endpoint_id = e.endpoint_id), 0),
+      $3::int - coalesce((select t.n from tenant_held t where t.tenant_id = e.tenant_id), 0)
+    ))
   ) c
-  where e.endpoint_id is not null
 ), ranked as (
   -- A tenant's turns go round its endpoints; a turn of each tenant before any tenant's next turn.
   select c.id, c.tenant_id, c.next_attempt_at,
