@@ -1,14 +1,33 @@
-// The import rules `npm run lint` enforces (dependency-cruiser 17). Paths are relative to the directory
-// depcruise runs in (the project root). Type-only imports (`import type`, `export type … from`) and
-// dynamic `import()` count like any other import: a cycle or a layer breach through them is still one.
-// test/layering.test.ts runs this same file on small fixture projects, so change both together.
+// The import rules `npm run lint` enforces (dependency-cruiser 17): the direction README "How the code
+// is laid out" describes, one rule per claim. Paths are relative to the directory depcruise runs in
+// (the project root). Type-only imports (`import type`, `export type … from`) and dynamic `import()`
+// count like any other import: a cycle or a layer breach through them is still one.
+// test/layering.test.ts runs this same file on small fixture projects (one failing fixture per rule),
+// and checks that the real tree breaks none of them, so change both together.
 
 /** Test code: exempt from the layer rules (it may import anything), never imported by product code. */
 const TEST = '\\.(test|spec)\\.tsx?$|^(test|e2e|bench)/';
-/** Layers below the transports: they must work without knowing which transport called them. */
-const LOWER = '^server/(domain|events|auth|db|webhooks|security|lib|config)/';
 /** The transports: REST handlers and schemas, tRPC, the assistant's tools (MCP), and the Next.js app. */
 const TRANSPORT = '^(server/(http|api|trpc|mcp)|app)/';
+/** What starts the service or one of its tools: they may import anything below them. */
+const ENTRY = '^(instrumentation|proxy)\\.ts$|^server/(launcher|cli)/';
+/** Everything in server/ below the transports (and not an entry point). */
+const LOWER = '^server/(?!(http|api|trpc|mcp|launcher|cli)/)';
+/** Data and support: the bottom layer, which imports nothing of the service above it. */
+const BASE = '^server/(db|security|lib|config)/|^server/log\\.ts$';
+/**
+ * What the rest of the service may import from server/webhooks/: the operations (index.ts), the
+ * outbox (recordEvent), the resource schemas, webhook secrets, the signer and sender (the CLI's
+ * `listen` signs as deliveries do), the engines' selector and after-response sweep, and the service's
+ * one Inngest client (the precise timers register their functions on it too). Inngest's own route also
+ * mounts the Inngest engine's functions.
+ */
+const WEBHOOKS_PUBLIC = [
+  '^server/webhooks/(index|outbox|schemas|secrets)\\.ts$',
+  '^server/webhooks/attempt/(sign|send)\\.ts$',
+  '^server/webhooks/engines/(index|after-write)\\.ts$',
+  '^server/webhooks/engines/inngest/(client|functions)\\.ts$',
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -23,11 +42,96 @@ module.exports = {
     {
       name: 'lower-layers-never-import-transport',
       comment:
-        'server/(domain|events|auth|db|webhooks|security|lib|config) must not import server/(http|api|trpc|mcp) ' +
-        'or app/: transports call into these layers, never the other way round. Move the shared piece down.',
+        'Nothing in server/ below the transports (domain, webhooks, events, auth, jobs, whatsapp, data …) ' +
+        'may import server/(http|api|trpc|mcp) or app/: transports call into these layers, never the other ' +
+        'way round. Move the shared piece down.',
       severity: 'error',
       from: { path: LOWER, pathNot: TEST },
       to: { path: TRANSPORT },
+    },
+    {
+      name: 'base-imports-nothing-above',
+      comment:
+        'server/(db|security|lib|config) and server/log.ts are the bottom layer: they import only each ' +
+        'other. Pass what they need in, or move the code up to the layer that owns it.',
+      severity: 'error',
+      from: { path: BASE, pathNot: TEST },
+      to: { path: '^(server|app)/|^[^/]+\\.tsx?$', pathNot: [BASE, '^server/db/generated/'] },
+    },
+    {
+      name: 'webhooks-uses-only-context-and-audit-of-domain',
+      comment:
+        'server/webhooks may import from server/domain only the operation context (context.ts) and the ' +
+        'audit log (audit/): the other areas call into webhooks (recordEvent), never the other way round.',
+      severity: 'error',
+      from: { path: '^server/webhooks/', pathNot: TEST },
+      to: { path: '^server/domain/', pathNot: '^server/domain/(context\\.ts$|audit/)' },
+    },
+    {
+      name: 'webhooks-only-through-its-public-modules',
+      comment:
+        'Outside server/webhooks/, import only its public modules: index.ts (operations), outbox.ts ' +
+        '(recordEvent), schemas.ts, secrets.ts, attempt/sign.ts and attempt/send.ts, engines/index.ts and ' +
+        'engines/after-write.ts (and, for app/api/inngest, the Inngest client and functions).',
+      severity: 'error',
+      from: { pathNot: ['^server/webhooks/', TEST] },
+      to: { path: '^server/webhooks/', pathNot: WEBHOOKS_PUBLIC },
+    },
+    {
+      name: 'engines-only-through-the-interface',
+      comment:
+        'A delivery engine (server/webhooks/engines/worker or inngest) is reached only through the ' +
+        'engine interface and its selector (server/webhooks/engines/index.ts); only Inngest calls its own ' +
+        'functions over HTTP (app/api/inngest). The Inngest client is the one exception: it is the ' +
+        "service's Inngest app, on which the precise timers (server/timers/) register their functions too.",
+      severity: 'error',
+      from: { pathNot: ['^server/webhooks/engines/', '^app/api/inngest/', TEST] },
+      to: {
+        path: '^server/webhooks/engines/(worker|inngest)/',
+        pathNot: '^server/webhooks/engines/inngest/client\\.ts$',
+      },
+    },
+    {
+      name: 'webhooks-core-never-imports-engines',
+      comment:
+        'The outbox, attempts, notices and operations in server/webhooks hand deliveries over ' +
+        'engine-neutrally (hand-over.ts: rows plus a NOTIFY); they never import an engine or the selector.',
+      severity: 'error',
+      from: { path: '^server/webhooks/(?!engines/)', pathNot: TEST },
+      to: { path: '^server/webhooks/engines/' },
+    },
+    {
+      name: 'engines-never-import-each-other',
+      comment: 'The worker and the Inngest engine share only the interface and the webhooks core.',
+      severity: 'error',
+      from: { path: '^server/webhooks/engines/(worker|inngest)/', pathNot: TEST },
+      to: { path: '^server/webhooks/engines/(worker|inngest)/', pathNot: '^server/webhooks/engines/$1/' },
+    },
+    {
+      name: 'events-read-only-resource-schemas',
+      comment:
+        'server/events (catalog, payloads, envelope, listing, retention) sits below the areas whose events ' +
+        'it describes: it may import their resource schemas (server/domain/*/schemas.ts, ' +
+        'server/webhooks/schemas.ts) and the operation context, nothing else of them.',
+      severity: 'error',
+      from: { path: '^server/events/', pathNot: TEST },
+      to: {
+        path: '^server/(domain|webhooks)/',
+        pathNot:
+          '^server/domain/context\\.ts$|^server/domain/[^/]+/schemas\\.ts$|^server/webhooks/schemas\\.ts$',
+      },
+    },
+    {
+      name: 'jobs-at-the-edge',
+      comment:
+        'server/jobs (the periodic jobs and their local timer) is started by the entry points and, on ' +
+        'Inngest, turned into cron functions by the Inngest engine (engines/inngest/functions.ts); ' +
+        'nothing else imports it.',
+      severity: 'error',
+      from: {
+        pathNot: [ENTRY, '^server/jobs/', '^server/webhooks/engines/inngest/functions\\.ts$', TEST],
+      },
+      to: { path: '^server/jobs/' },
     },
     {
       name: 'ui-only-trpc-types',

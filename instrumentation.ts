@@ -18,7 +18,7 @@ export async function register() {
     return;
   }
   if (settings().SERVERLESS) return;
-  const { startDeliveryEngine } = await import('./server/delivery/start');
+  const { startDeliveryEngine } = await import('./server/webhooks/engines');
   await startDeliveryEngine();
   await (await import('./server/timers/start')).startTimers(); // holds, reminders, conversation timers
   // With Inngest, the jobs are Inngest cron functions; the worker engine runs them here.

@@ -2,8 +2,9 @@
 // against a baseline in the same run (alternating rounds, median of the per-round ratios), except
 // `events_per_s`, an absolute rate, `stats_p95_ms_*`, absolute latencies (bench/stats.ts), and
 // `recover_10k_s`, the seconds POST /webhooks/{id}/recover takes to requeue 10,000 failed deliveries
-// (bench/recover.ts), and the bookings bench's `slots_p95_ms_31d` (absolute), `booking_contention_per_s`
-// and `booking_contention_409_share` (bench/bookings.ts).
+// (bench/recover.ts), the bookings bench's `slots_p95_ms_31d` (absolute), `booking_contention_per_s`
+// and `booking_contention_409_share` (bench/bookings.ts), and `fairness_b_p95_ms`, one tenant's p95
+// commit → arrival while another tenant's slow backlog drains (bench/fairness.ts).
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -21,6 +22,7 @@ export const RATIO_KEYS = [
   'slots_vs_read',
   'booking_contention_per_s',
   'booking_contention_409_share',
+  'fairness_b_p95_ms',
 ] as const;
 
 export type RatioKey = (typeof RATIO_KEYS)[number];

@@ -1,4 +1,4 @@
-// Bulk recovery (CONTRACT §12, POST /webhooks/{id}/recover): the time to requeue 10,000 failed
+// Bulk recovery (README "Webhook operations", POST /webhooks/{id}/recover): the time to requeue 10,000 failed
 // deliveries of one endpoint through the REST API (goal: under 30 s), and the latency of an API read
 // (GET /webhooks/{id}) made over and over by another client while it runs, next to the same read's
 // latency just before. The in-process worker runs, so the requeued deliveries are also being sent to
@@ -47,7 +47,7 @@ function readLoop(read: () => Promise<Response>) {
 
 async function measure(databaseUrl: string): Promise<BenchResult> {
   const { startApiServer } = await import('@/test/api-server');
-  const { startDeliveryWorker } = await import('@/server/delivery/worker/runner');
+  const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
 
   const receiver: Server = createServer((req, res) => {
@@ -58,6 +58,7 @@ async function measure(databaseUrl: string): Promise<BenchResult> {
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   // The concurrent reader measures latency, not the API limit's refusals.
   process.env.API_RATE_LIMIT_PER_SECOND = '0';
+  process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND = '0';
   const { resetSettingsCache } = await import('@/server/config/settings');
   resetSettingsCache();
   const api = await startApiServer();
@@ -81,21 +82,21 @@ async function measure(databaseUrl: string): Promise<BenchResult> {
 
     // FAILED events from the last day, each with one delivery that failed its six attempts.
     await sql.query(
-      `insert into events (id, tenant_id, type, payload, created_at, dispatched_at)
+      `insert into events (id, tenant_id, type, payload, created_at)
        select 'evt_bench_' || lpad(n::text, 6, '0'), $1::uuid, 'booking.confirmed',
          jsonb_build_object('id', 'evt_bench_' || lpad(n::text, 6, '0'), 'type', 'booking.confirmed',
            'created_at', now(), 'tenant_id', $1::text, 'api_version', 'v1',
            'data', jsonb_build_object('object', jsonb_build_object('id', 'bkg_' || n))),
-         now() - interval '20 hours' + n * interval '1 second', now()
+         now() - interval '20 hours' + n * interval '1 second'
        from generate_series(1, $2::int) n`,
       [tenantId, FAILED],
     );
     await sql.query(
       `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, status, attempt_count,
-         last_attempt_at, last_response_status, created_at)
+         last_attempt_at, last_response_status, relayed_at, created_at)
        select 'dlv_bench_' || lpad(n::text, 6, '0'), $1::uuid, 'evt_bench_' || lpad(n::text, 6, '0'),
          'booking.confirmed', 'bkg_' || n, $2, 'failed', 6,
-         now() - interval '10 hours', 503, now() - interval '20 hours' + n * interval '1 second'
+         now() - interval '10 hours', 503, now() - interval '20 hours', now() - interval '20 hours' + n * interval '1 second'
        from generate_series(1, $3::int) n`,
       [tenantId, endpoint.id, FAILED],
     );

@@ -21,16 +21,17 @@ async function seed(url: string, tenantId: string, endpointIds: string[]) {
     const endpointOf = `(array[${endpointIds.map((id) => `'${id}'`).join(',')}])[case when d % 10 < 3 then 1 else d % 10 - 1 end]`;
     const createdAt = `now() - (d::float / ${DELIVERIES}) * interval '30 days' - interval '5 minutes'`;
     await client.query(
-      `insert into events (id, tenant_id, type, payload, created_at, dispatched_at)
-       select 'evt_' || lpad(d::text, 26, '0'), $1::uuid, 'booking.created', '{}'::jsonb, ${createdAt}, ${createdAt}
+      `insert into events (id, tenant_id, type, payload, created_at)
+       select 'evt_' || lpad(d::text, 26, '0'), $1::uuid, 'booking.created', '{}'::jsonb, ${createdAt}
        from generate_series(1, $2) d`,
       [tenantId, DELIVERIES],
     );
     await client.query(
       `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, status, attempt_count,
-         last_attempt_at, last_response_status, created_at, updated_at)
+         last_attempt_at, last_response_status, relayed_at, created_at, updated_at)
        select 'dlv_' || lpad(d::text, 26, '0'), $1::uuid, 'evt_' || lpad(d::text, 26, '0'), 'booking.created',
-         'bkg_' || d, ${endpointOf}, 'succeeded', ${ATTEMPTS_PER_DELIVERY}, ${createdAt}, 200, ${createdAt}, ${createdAt}
+         'bkg_' || d, ${endpointOf}, 'succeeded', ${ATTEMPTS_PER_DELIVERY}, ${createdAt}, 200, ${createdAt},
+         ${createdAt}, ${createdAt}
        from generate_series(1, $2) d`,
       [tenantId, DELIVERIES],
     );
@@ -99,10 +100,10 @@ async function countAttempts(url: string, tenantId: string, endpointId: string) 
 
 async function measure(url: string): Promise<BenchResult> {
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
-  const { createEndpoint } = await import('@/server/domain/webhooks');
+  const { createEndpoint } = await import('@/server/webhooks');
   const { operationContext, SYSTEM_ACTOR } = await import('@/server/domain/context');
   const { endpointDeliveryStats, tenantDeliveryStats } = await import(
-    '@/server/domain/webhooks/delivery-stats'
+    '@/server/webhooks/deliveries/delivery-stats'
   );
   const { tenantId } = await createTenantWithAdmin({
     name: 'Stats bench',

@@ -2691,6 +2691,7 @@ export interface components {
              */
             expires_at: string | null;
         };
+        /** @description A tenant has at most MAX_API_KEYS_PER_TENANT keys that still authenticate (default 50; rotated keys count during their grace period): one more answers 409 api_key_limit_reached. Rotating a key is never refused. Requests are limited per key (API_RATE_LIMIT_PER_SECOND) and, all keys and users of the tenant together, per tenant (API_RATE_LIMIT_PER_TENANT_PER_SECOND): 429 rate_limited. */
         CreateApiKeyRequest: {
             name: string;
             /** Format: date-time */
@@ -3421,6 +3422,7 @@ export interface components {
             /** @description whsec_… signing secret; shown only here and at rotation */
             webhook_secret: string;
         };
+        /** @description A tenant has at most MAX_WEBHOOK_ENDPOINTS_PER_TENANT endpoints (default 50), enabled or not: one more answers 409 endpoint_limit_reached. Deliveries are fair whatever the endpoints: at most WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT attempts per endpoint (default 5) and WEBHOOK_MAX_IN_FLIGHT_PER_TENANT per tenant (default 8) are in flight at once, and tenants take turns. */
         CreateWebhookEndpoint: {
             /**
              * Format: uri
@@ -3767,7 +3769,7 @@ export interface components {
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
             tool: string | null;
-            /** @description The client address of the request (CONTRACT §10) */
+            /** @description The client address of the request, as the trusted proxy in front of the service reports it */
             ip: string | null;
             /**
              * Format: date-time

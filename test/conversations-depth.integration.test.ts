@@ -1,4 +1,4 @@
-// CONTRACT §13 against a stand-in for the Graph API: the customer service window, templates and
+// README "WhatsApp in depth" against a stand-in for the Graph API: the customer service window, templates and
 // media out, Meta's 131047 and 130429 answers, every inbound kind, the media route, and the timers.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleDashboardApi } from '@/server/api/routes';

@@ -6,7 +6,7 @@ import { cancelBooking } from '@/server/domain/bookings/cancel-booking';
 import { confirmBooking } from '@/server/domain/bookings/confirm-booking';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { createEndpoint } from '@/server/domain/webhooks';
+import { createEndpoint } from '@/server/webhooks';
 import { createTestTenant, type TestTenant } from './helpers';
 import { seededRandom } from './seeded-random';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';
@@ -19,7 +19,7 @@ import { eventually, type Receiver, startReceiver } from './webhook-receiver';
 // with a valid signature, and no delivery is left pending or claimed.
 //
 // Bounds: WEBHOOK_TIMEOUT_MS 1000 makes a dead process's claim lapse after 2 x (1 s + 10 s) = 22 s
-// (server/delivery/worker/queue.ts), so the final drain takes at most about that long.
+// (server/webhooks/engines/worker/queue.ts), so the final drain takes at most about that long.
 const SEED = Number(process.env.CRASH_SEED ?? 20261122);
 const KILLS = 12;
 const TIMEOUT_MS = '1000';

@@ -1,4 +1,4 @@
-// PostgreSQL going away under the service (CONTRACT §10): REST and tRPC answer 503
+// PostgreSQL going away under the service (README "Hostile input"): REST and tRPC answer 503
 // service_unavailable with Retry-After, never 500; once it is back, requests succeed without a
 // restart. The database is reached through a proxy this test takes down and brings back.
 import { TRPCError } from '@trpc/server';
@@ -7,9 +7,9 @@ import { startWebSession } from '@/server/auth/web-sessions';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
 import { forTenant } from '@/server/db/tenant-scope';
-import { startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { appRouter } from '@/server/trpc/root';
+import { startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { startApiServer, type TestServer } from './api-server';
 import { client, createTestTenant, type TestTenant } from './helpers';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';

@@ -1,12 +1,12 @@
-// CONTRACT §12 filters on GET /deliveries and GET /webhooks/{id}/deliveries (and the dashboard's
+// README "Webhook operations" filters on GET /deliveries and GET /webhooks/{id}/deliveries (and the dashboard's
 // webhooks.deliveries procedure): real deliveries sent by the worker to loopback receivers that
 // answer 200, 404 and 503, and to a port where nothing listens (no response status).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebSession } from '@/server/auth/web-sessions';
 import { resetSettingsCache } from '@/server/config/settings';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { createCaller } from '@/server/trpc/root';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { givenBooking, givenEndpoint, givenPayment } from './builders';
 import { apiSuite } from './harness';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
-import { runAttempt } from '@/server/delivery/attempt';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { createEndpoint } from '@/server/domain/webhooks';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
 import { deleteExpiredEvents } from '@/server/events/retention';
 import { PERIODIC_JOBS } from '@/server/jobs/registry';
+import { createEndpoint } from '@/server/webhooks';
+import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant } from './helpers';
 import { startReceiver } from './webhook-receiver';
 
-// EVENT_RETENTION_DAYS (CONTRACT §12).
+// EVENT_RETENTION_DAYS (README "Webhook operations").
 const DAY = 86_400_000;
 
 async function tenantWithEvents(ages: number[]) {

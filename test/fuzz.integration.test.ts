@@ -1,4 +1,4 @@
-// Property-based hostile requests against every /api/v1 route (CONTRACT §10, issue 10 B1). Each
+// Property-based hostile requests against every /api/v1 route (README "Hostile input", issue 10 B1). Each
 // request is generated from the route table: its method and path, a path id from a pool (tenant A's
 // real resources, tenant B's, odd ids), a query and a body built from the route's zod schemas and
 // then mutated (wrong types, missing and extra fields, huge strings and arrays, NUL and lone
@@ -10,7 +10,7 @@
 // - a refused request writes nothing: the counts (and last update times) of both tenants'
 //   bookings, payments, conversations, messages, channels, endpoints, events, deliveries, attempts,
 //   api keys and idempotency records are the same before and after it. One exception, by design
-//   (CONTRACT §1, as Stripe does): a POST with an Idempotency-Key whose operation ran and answered a
+//   (README "Request pipeline", as Stripe does): a POST with an Idempotency-Key whose operation ran and answered a
 //   4xx stores that outcome, so it may add exactly one idempotency record;
 // - a success answer never carries one of tenant B's ids unless B's own credential asked.
 // Deterministic: a fixed fast-check seed (FUZZ_SEED to change it, FUZZ_RUNS for the count).
@@ -38,8 +38,10 @@ let graph: FakeGraph;
 beforeAll(async () => {
   graph = await startFakeGraph();
   Object.assign(process.env, {
-    // 10,000 requests from one credential: the per-credential limit (100/s) is not under test here.
+    // 10,000 requests from one credential: the API limits (100/s per credential, 300/s per tenant)
+    // are not under test here.
     API_RATE_LIMIT_PER_SECOND: '0',
+    API_RATE_LIMIT_PER_TENANT_PER_SECOND: '0',
     WHATSAPP_GRAPH_URL: graph.url,
     WHATSAPP_APP_SECRET: APP_SECRET,
     WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
@@ -49,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await graph.close();
   delete process.env.API_RATE_LIMIT_PER_SECOND;
+  delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
   resetSettingsCache();
 });
 // Stripe is a stand-in too: a generated key of the right shape is refused by it (401 → 422), never sent

@@ -1,4 +1,4 @@
-// Regression tests for the security audit's findings (CONTRACT §10): each failed on the code
+// Regression tests for the security audit's findings (README "Hostile input"): each failed on the code
 // before its fix.
 import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';

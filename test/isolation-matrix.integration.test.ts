@@ -36,12 +36,17 @@ import { client } from './helpers';
 let graph: FakeGraph;
 beforeAll(async () => {
   graph = await startFakeGraph();
-  Object.assign(process.env, { API_RATE_LIMIT_PER_SECOND: '0', WHATSAPP_GRAPH_URL: graph.url });
+  Object.assign(process.env, {
+    API_RATE_LIMIT_PER_SECOND: '0',
+    API_RATE_LIMIT_PER_TENANT_PER_SECOND: '0',
+    WHATSAPP_GRAPH_URL: graph.url,
+  });
   resetSettingsCache();
 });
 afterAll(async () => {
   await graph.close();
   delete process.env.API_RATE_LIMIT_PER_SECOND;
+  delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
   resetSettingsCache();
 });
 const suite = apiSuite({ other: true, agent: true });

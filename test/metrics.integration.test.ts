@@ -1,11 +1,11 @@
-// GET /api/metrics (CONTRACT §12): 404 without METRICS_TOKEN, 401 problem+json without the right
+// GET /api/metrics (README "Webhook operations"): 404 without METRICS_TOKEN, 401 problem+json without the right
 // bearer token, else Prometheus text with requests by route template (never a raw path or a tenant
 // id), delivery attempts by outcome with their latency histogram, and the pending deliveries read
 // from the database at scrape time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { handleMetricsRequest, metricsTokenMatches } from '@/server/metrics/endpoint';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { givenBooking, givenEndpoint } from './builders';
 import { apiSuite } from './harness';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';

@@ -10,24 +10,28 @@ import { loadOtherTenants, otherTenantId } from '@/scripts/lib/other-tenants';
 import { signAccessToken } from '@/server/auth/jwt';
 import { authenticate } from '@/server/auth/principal';
 import { db } from '@/server/db/client';
-import { RECORD_ATTEMPTS_SQL } from '@/server/delivery/worker/attempt-store';
-import { CLAIM_SQL, claimLeaseMs } from '@/server/delivery/worker/queue';
+import { deleteExpiredIdempotencyKeys } from '@/server/db/idempotency-retention';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { listBookings } from '@/server/domain/bookings/list-bookings';
 import { BookingListQuery } from '@/server/domain/bookings/schemas';
 import { type OperationContext, operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { endpointsNeedingAttention } from '@/server/domain/overview/get-overview';
 import { createTenantWithAdmin } from '@/server/domain/tenants';
-import { createEndpoint } from '@/server/domain/webhooks/create-endpoint';
-import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
-import { listDeliveries } from '@/server/domain/webhooks/list-deliveries';
-import { recoverDeliveries } from '@/server/domain/webhooks/recover-deliveries';
 import { listEvents } from '@/server/events/list-events';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
 import { deleteExpiredEvents } from '@/server/events/retention';
-import { deleteExpiredIdempotencyKeys, withIdempotency } from '@/server/http/idempotency';
+import { withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
+import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
+import { updateFailureStreak } from '@/server/webhooks/attempt/sql/update-failure-streak';
+import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/webhooks/deliveries/delivery-stats';
+import { listDeliveries } from '@/server/webhooks/deliveries/list-deliveries';
+import { recoverDeliveries } from '@/server/webhooks/deliveries/recover-deliveries';
+import { createEndpoint } from '@/server/webhooks/endpoints/create-endpoint';
+import { relayOutbox } from '@/server/webhooks/engines/inngest/relay';
+import { claimLeaseMs } from '@/server/webhooks/engines/worker/queue';
+import { claimDeliveries } from '@/server/webhooks/engines/worker/sql/claim-deliveries';
+import { recordEvent } from '@/server/webhooks/outbox';
 
 interface Statement {
   text: string;
@@ -242,14 +246,14 @@ const HOT: [string, () => Promise<Statement[]>][] = [
       ),
   ],
   [
-    "the worker's claim of due deliveries (worker/queue.ts CLAIM_SQL)",
-    async () => [{ text: CLAIM_SQL, values: [30, claimLeaseMs(10_000)], generic: true }],
+    "the worker's claim of due deliveries (engines/worker/sql/claim-deliveries.sql)",
+    async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000), 8, 5], generic: true }],
   ],
   [
-    "the worker's attempt records (worker/attempt-store.ts RECORD_ATTEMPTS_SQL)",
+    'the attempt records and the failure streaks they move (attempt/sql/record-attempts.sql, update-failure-streak.sql)',
     async () => [
       {
-        text: RECORD_ATTEMPTS_SQL,
+        text: recordAttempts.text,
         values: [
           JSON.stringify([
             {
@@ -271,6 +275,15 @@ const HOT: [string, () => Promise<Statement[]>][] = [
         ],
         generic: true,
       },
+      {
+        text: updateFailureStreak.text,
+        values: [
+          JSON.stringify([
+            { tenantId: tenant.tenantId, endpointId, startedAt: new Date(), succeeded: false, notice: false },
+          ]),
+        ],
+        generic: true,
+      },
     ],
   ],
   [
@@ -281,6 +294,10 @@ const HOT: [string, () => Promise<Statement[]>][] = [
         await recoverDeliveries(ctx, { id: endpointId, since, dry_run: true });
         await recoverDeliveries(ctx, { id: endpointId, since });
       }),
+  ],
+  [
+    "the Inngest relay's deliveries not yet handed to Inngest, and its mark (engines/inngest/relay.ts)",
+    async () => captured(() => relayOutbox(async () => {})),
   ],
   [
     'the retention pass over expired events (periodic job)',

@@ -3,12 +3,12 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { EXCERPT_BYTES } from '@/server/delivery/send';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { createEndpoint } from '@/server/domain/webhooks';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { createEndpoint } from '@/server/webhooks';
+import { EXCERPT_BYTES } from '@/server/webhooks/attempt/send';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant, type TestTenant } from './helpers';
 import { eventually } from './webhook-receiver';
 

@@ -1,4 +1,4 @@
-// Tenant administration (CONTRACT §14, issue 15): the audit log (same transaction, append-only, no
+// Tenant administration (README "Tenant administration", issue 15): the audit log (same transaction, append-only, no
 // secrets, filters), members and the last-admin rule (race-safe), removal taking effect, invitations
 // and password reset links (one-time, expiring, hashed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ beforeAll(async () => {
   graph = await startFakeGraph();
   Object.assign(process.env, {
     API_RATE_LIMIT_PER_SECOND: '0',
+    API_RATE_LIMIT_PER_TENANT_PER_SECOND: '0',
     WHATSAPP_GRAPH_URL: graph.url,
     AUTH_URL: DASHBOARD,
   });
@@ -26,6 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await graph.close();
   delete process.env.API_RATE_LIMIT_PER_SECOND;
+  delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
   delete process.env.AUTH_URL;
   resetSettingsCache();
 });

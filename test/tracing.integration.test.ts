@@ -1,4 +1,4 @@
-// OpenTelemetry (CONTRACT §12 / issue 13): with OTEL_EXPORTER_OTLP_ENDPOINT set, @vercel/otel is
+// OpenTelemetry (README "Webhook operations" / issue 13): with OTEL_EXPORTER_OTLP_ENDPOINT set, @vercel/otel is
 // registered (as instrumentation.ts does) and a POST that creates a booking yields a request span
 // and, later, the attempt span of its delivery in the same trace (the trace context travels on the
 // delivery row). The collector is a loopback OTLP/HTTP receiver reading the JSON protocol.
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { bookingBody, givenEndpoint } from './builders';
 import { apiSuite } from './harness';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';

@@ -1,12 +1,12 @@
-// Typed events (CONTRACT §11): what is recorded matches its type's schema, a mismatching event
+// Typed events (README "Integrators"): what is recorded matches its type's schema, a mismatching event
 // cannot be recorded, and a real delivery validates against the schema GET /event-types serves.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '@/server/client-safe/event-catalog';
 import { forTenant } from '@/server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import { exampleObject, InvalidEventPayload } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { givenBooking, givenEndpoint } from './builders';
 import { apiSuite } from './harness';
 import { jsonSchemaValidator } from './json-schema';

@@ -2,15 +2,16 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { runAttempt } from '@/server/delivery/attempt';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
-import { sendDisabledNotice } from '@/server/domain/webhooks/disabled-notice';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { sendDisabledNotice } from '@/server/webhooks/notices/disabled-email';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, type Respond, startReceiver } from './webhook-receiver';
 
-// CONTRACT §12, auto-disable and the two webhook.* notices. Attempts are driven directly with
+// README "Webhook operations", auto-disable and the two webhook.* notices. Attempts are driven directly with
 // runAttempt (the function both engines run) except where the worker itself is the point.
 process.env.WEBHOOK_RETRY_WAITS = '50ms,50ms';
 process.env.WEBHOOK_TIMEOUT_MS = '1000';
@@ -78,7 +79,7 @@ async function deliveriesOf(t: SuiteTenant, endpointId: string) {
 const attempt = (t: SuiteTenant, deliveryId: string, n: number) =>
   runAttempt({ tenantId: t.tenantId, deliveryId, attempt: n });
 
-describe('auto-disable (CONTRACT §12)', () => {
+describe('auto-disable (README "Webhook operations")', () => {
   it('disables after N consecutive failures: reason, pending deliveries failed, one notice to others only', async () => {
     const { t, db, endpoint, watcher, bad } = await setUp();
     await bookingEvents(t, 4);
@@ -328,7 +329,7 @@ describe('e-mail notice', () => {
     const before = mails.length;
     const { t, endpoint } = await setUp();
     const { body } = await t.admin('GET', `/webhooks/${endpoint.id}`);
-    expect(await sendDisabledNotice(t.tenantId, body)).toBe(0);
+    expect(await sendDisabledNotice(operationContext(t.tenantId, SYSTEM_ACTOR), body)).toBe(0);
     await bookingEvents(t, 3);
     for (const d of await deliveriesOf(t, endpoint.id)) await attempt(t, d.id, 1);
     expect((await t.admin('GET', `/webhooks/${endpoint.id}`)).body.disabled_reason).toBe('failing');

@@ -1,4 +1,4 @@
-// GET /webhooks/{id}/stats (CONTRACT §12) and the dashboard's overview: attempts per UTC hour or
+// GET /webhooks/{id}/stats (README "Webhook operations") and the dashboard's overview: attempts per UTC hour or
 // day, latency percentiles, totals, validation. Attempt rows are written with chosen times and
 // latencies (the engines write them the same way; delivery-filters.integration.test.ts checks that
 // real attempts carry their endpoint), on deliveries recorded by the outbox.
@@ -6,12 +6,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startWebSession } from '@/server/auth/web-sessions';
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
-import { CLOSED_AFTER_MS } from '@/server/domain/webhooks/delivery-stats';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { createCaller } from '@/server/trpc/root';
+import { CLOSED_AFTER_MS } from '@/server/webhooks/deliveries/delivery-stats';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { givenBooking, givenConversation, givenEndpoint } from './builders';
 import { apiSuite, type SuiteTenant } from './harness';
 

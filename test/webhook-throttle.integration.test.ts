@@ -3,17 +3,18 @@ import { InngestTestEngine } from '@inngest/test';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { runAttempt } from '@/server/delivery/attempt';
-import { DELIVERY_REQUESTED } from '@/server/delivery/inngest/client';
-import { deliverWebhook } from '@/server/delivery/inngest/functions';
-import { THROTTLE_WINDOW_MS, takeThrottleSlot } from '@/server/delivery/throttle';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { THROTTLE_WINDOW_MS, takeThrottleSlot } from '@/server/webhooks/attempt/throttle';
+import { DELIVERY_REQUESTED } from '@/server/webhooks/engines/inngest/client';
+import { deliverWebhook } from '@/server/webhooks/engines/inngest/functions';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
-// rate_limit_per_second (CONTRACT §12): an endpoint never receives more than r attempts in any
+// rate_limit_per_second (README "Webhook operations"): an endpoint never receives more than r attempts in any
 // second, on both engines; the excess waits and never fails.
 process.env.WEBHOOK_RETRY_WAITS = '50ms,50ms';
 process.env.WEBHOOK_TIMEOUT_MS = '2000';
@@ -146,22 +147,26 @@ describe('rate_limit_per_second on the API', () => {
   });
 });
 
+const systemContext = (tenantId: string) => operationContext(tenantId, SYSTEM_ACTOR);
+
 describe('the slot', () => {
   it('lets r attempts through per window, then names when the oldest leaves it', async () => {
     const t = await newTenant('throttle slot');
     const { endpoint } = await throttled(t, 2);
     const started = Date.now();
-    expect(await takeThrottleSlot(t.tenantId, endpoint.id, 2)).toBeNull();
-    expect(await takeThrottleSlot(t.tenantId, endpoint.id, 2)).toBeNull();
-    const next = await takeThrottleSlot(t.tenantId, endpoint.id, 2);
+    expect(await takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 2)).toBeNull();
+    expect(await takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 2)).toBeNull();
+    const next = await takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 2);
     expect(next).toBeInstanceOf(Date);
     const wait = (next as Date).getTime() - started;
     expect(wait).toBeGreaterThanOrEqual(THROTTLE_WINDOW_MS - 20);
     expect(wait).toBeLessThan(THROTTLE_WINDOW_MS + 500);
     // Asking again does not move it, and is refused until then.
-    expect((await takeThrottleSlot(t.tenantId, endpoint.id, 2))?.getTime()).toBe(next?.getTime());
+    expect((await takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 2))?.getTime()).toBe(
+      next?.getTime(),
+    );
     await new Promise((r) => setTimeout(r, (next as Date).getTime() - Date.now() + 5));
-    expect(await takeThrottleSlot(t.tenantId, endpoint.id, 2)).toBeNull();
+    expect(await takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 2)).toBeNull();
     const row = await forTenant(t.tenantId).webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(row.throttleGrants).toHaveLength(2);
     expect(row.throttleGrants[0].getTime()).toBeLessThan(row.throttleGrants[1].getTime());
@@ -171,7 +176,7 @@ describe('the slot', () => {
     const t = await newTenant('throttle race');
     const { endpoint } = await throttled(t, 3);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => takeThrottleSlot(t.tenantId, endpoint.id, 3)),
+      Array.from({ length: 20 }, () => takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 3)),
     );
     expect(answers.filter((a) => a === null)).toHaveLength(3);
   });

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { createEndpoint } from '@/server/domain/webhooks';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { createEndpoint } from '@/server/webhooks';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant, type TestTenant } from './helpers';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { maxAttempts, runAttempt } from '@/server/delivery/attempt';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { createEndpoint } from '@/server/domain/webhooks';
 import { exampleObject } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { createEndpoint } from '@/server/webhooks';
+import { maxAttempts, runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant, type TestTenant } from './helpers';
 import { type Receiver, startReceiver } from './webhook-receiver';
 

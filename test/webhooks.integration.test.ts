@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '@/server/client-safe/event-catalog';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/delivery/worker/runner';
 import {
   type EventObject,
   type EventPrevious,
   exampleEnvelope,
   exampleObject,
 } from '@/server/events/payloads';
-import { recordEvent } from '@/server/events/record';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { givenEndpoint } from './builders';
 import { apiSuite, type SuiteTenant } from './harness';
 import { eventually, type ReceivedWebhook, type Receiver, startReceiver } from './webhook-receiver';

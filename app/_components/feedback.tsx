@@ -89,7 +89,7 @@ export function Time({ value }: { value: string | null | undefined }) {
   );
 }
 
-/** "Load more" under a cursor-paginated list (CONTRACT §1 pagination), driven by its infinite query. */
+/** "Load more" under a cursor-paginated list (README "Request pipeline", pagination), driven by its infinite query. */
 export function LoadMore({
   query,
 }: {

@@ -71,24 +71,24 @@ async function insertRows(client: pg.Client, o: OtherTenants): Promise<{ deliver
     [T, E],
   );
   await client.query(
-    `insert into events (id, tenant_id, type, payload, created_at, dispatched_at)
+    `insert into events (id, tenant_id, type, payload, created_at)
      select ${ID('evt', ['t', 8], ['n', 18])}, ${TENANT('t')}, 'booking.confirmed',
        jsonb_build_object('id', ${ID('evt', ['t', 8], ['n', 18])}, 'type', 'booking.confirmed',
          'data', jsonb_build_object('object', jsonb_build_object('id', 'bkg_' || n, 'status', 'confirmed'))),
-       now() - interval '1 day', now() - interval '1 day'
+       now() - interval '1 day'
      from generate_series(1, $1) t, generate_series(1, $2) n`,
     [T, N],
   );
   await client.query(
     `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, status, attempt_count,
-       next_attempt_at, last_attempt_at, last_response_status, created_at, updated_at)
+       next_attempt_at, last_attempt_at, last_response_status, relayed_at, created_at, updated_at)
      select ${ID('dlv', ['t', 8], ['n', 9], ['e', 9])}, ${TENANT('t')}, ${ID('evt', ['t', 8], ['n', 18])},
        'booking.confirmed', 'bkg_' || n, ${ID('whe', ['t', 8], ['e', 18])},
        (case when (n + e) % 100 = 0 then 'pending' when (n + e) % 50 = 0 then 'failed' else 'succeeded' end)::"DeliveryStatus",
        1, case when (n + e) % 100 = 0 then now() + interval '1 day' end,
        now() - interval '1 day',
        case when (n + e) % 100 = 0 then null when (n + e) % 50 = 0 then 500 else 200 end,
-       now() - interval '1 day', now() - interval '1 day'
+       now() - interval '1 day', now() - interval '1 day', now() - interval '1 day'
      from generate_series(1, $1) t, generate_series(1, $2) n, generate_series(1, $3) e`,
     [T, N, E],
   );

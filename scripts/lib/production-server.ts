@@ -33,6 +33,7 @@ export async function startProductionServer(extraEnv: Record<string, string> = {
     LOG_LEVEL: 'warn',
     // Measure the limiter's cost, not its refusals.
     API_RATE_LIMIT_PER_SECOND: '1000000',
+    API_RATE_LIMIT_PER_TENANT_PER_SECOND: '1000000',
     ...extraEnv,
   };
   if (!extraEnv.DATABASE_URL) delete env.DATABASE_URL;

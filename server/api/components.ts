@@ -67,6 +67,7 @@ import {
   Service,
   UpdateServiceInput,
 } from '@/server/domain/services/schemas';
+import { EventEnvelope, EventTypeInfo, EventTypeList } from '@/server/events/schemas';
 import {
   CreateWebhookInput,
   Delivery,
@@ -81,8 +82,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointWithSecret,
   WebhookSecret,
-} from '@/server/domain/webhooks/schemas';
-import { EventEnvelope, EventTypeInfo, EventTypeList } from '@/server/events/schemas';
+} from '@/server/webhooks/schemas';
 
 function component(schema: z.ZodType, id: string, description?: string): void {
   zodToOpenAPIRegistry.add(schema, { _internal: { refId: id }, ...(description ? { description } : {}) });

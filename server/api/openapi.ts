@@ -176,7 +176,7 @@ const WEBHOOK_HEADERS = z.object({
 });
 
 /**
- * The top-level `webhooks` map (CONTRACT §11): one entry per catalog type, keyed by the type, whose
+ * The top-level `webhooks` map (README "Integrators"): one entry per catalog type, keyed by the type, whose
  * request body is that type's envelope with `data.object` typed as the resource.
  */
 function registerWebhooks(registry: OpenAPIRegistry): void {

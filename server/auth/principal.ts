@@ -41,7 +41,7 @@ async function authenticateApiKey(token: string): Promise<Principal> {
 
 /**
  * A valid signature is not enough: the membership is read on every request, so removing a member
- * or changing a role takes effect at once, not when the 30-minute token expires (CONTRACT §10).
+ * or changing a role takes effect at once, not when the 30-minute token expires (README "Hostile input").
  * The same read takes the user's `tokens_valid_after`: a token issued before it (a password reset, a
  * reused refresh token) is refused at once too (issue 21, finding 6). One primary-key lookup and
  * its user row, like an API key's one read.

@@ -1,5 +1,5 @@
-// `npm run cli -- listen --forward-to <url> [--events <filters>]` (CONTRACT §11): forwards the
-// tenant's new events to a local URL, signed as deliveries are (§7) with a secret made at start, so
+// `npm run cli -- listen --forward-to <url> [--events <filters>]` (README "Integrators"): forwards the
+// tenant's new events to a local URL, signed as deliveries are (README "Webhook delivery") with a secret made at start, so
 // a developer can run their receiver on localhost without exposing it: the CLI polls
 // GET /api/v1/events?after=<id> with an API key; nothing connects to the developer's machine.
 //
@@ -10,9 +10,9 @@
 // id; webhook.test is never forwarded (it belongs to one endpoint).
 
 import { isSubscribable, subscriptionMatches } from '@/server/client-safe/event-catalog';
-import { sendWebhook } from '@/server/delivery/send';
-import { signAttempt } from '@/server/delivery/sign';
-import { generateWebhookSecret } from '@/server/security/webhook-secrets';
+import { sendWebhook } from '@/server/webhooks/attempt/send';
+import { signAttempt } from '@/server/webhooks/attempt/sign';
+import { generateWebhookSecret } from '@/server/webhooks/secrets';
 
 export const POLL_MS = 500;
 export const LOOKBACK_MS = 5000;

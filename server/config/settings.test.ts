@@ -74,7 +74,7 @@ describe('settings', () => {
     expect(problems({ ...secrets, PORT: 'eighty' })[0]).toMatch(/^PORT/);
   });
 
-  it('parses the webhook operations settings (CONTRACT §12) with their defaults', () => {
+  it('parses the webhook operations settings (README "Webhook operations") with their defaults', () => {
     const d = parseSettings(secrets);
     expect(d.WEBHOOK_DISABLE_AFTER_FAILURES).toBe(50);
     expect(d.WEBHOOK_DISABLE_AFTER).toBe(24 * 3_600_000);

@@ -57,7 +57,7 @@ const settingsSchema = z.object({
         return z.NEVER;
       }
     }),
-  /** Consecutive failed attempts that disable an endpoint (CONTRACT §12); 0 never disables. */
+  /** Consecutive failed attempts that disable an endpoint (README "Webhook operations"); 0 never disables. */
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).default(50),
   /** ...and how old the first of them must be (a duration: 24h, 30m, 0s). */
   WEBHOOK_DISABLE_AFTER: z
@@ -77,6 +77,15 @@ const settingsSchema = z.object({
   /** Events (with their deliveries and attempts) older than this many days are deleted; 0 keeps everything. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Delivery attempts in flight at once per tenant and per endpoint, on either engine: one tenant's
+   * backlog or slow receivers can never hold every slot. Keep the tenant's below the worker's 10 slots.
+   */
+  WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(8),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Webhook endpoints and usable API keys a tenant may have (creating one more answers 409). */
+  MAX_WEBHOOK_ENDPOINTS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),
+  MAX_API_KEYS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),
   DELIVERY_ENGINE: z.enum(['worker', 'inngest']).optional(),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
@@ -97,6 +106,8 @@ const settingsSchema = z.object({
     .min(1)
     .default(100 * 1024 * 1024),
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(100),
+  /** Requests per second of all of a tenant's credentials together, beside each one's own limit; 0 disables. */
+  API_RATE_LIMIT_PER_TENANT_PER_SECOND: z.coerce.number().int().min(0).default(300),
   /** Where the API limit is counted: `postgres` (shared by every instance) or `memory` (per process). */
   API_RATE_LIMIT_STORE: z.enum(['postgres', 'memory']).default('postgres'),
   /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: the peer is the client). */
@@ -123,7 +134,7 @@ const settingsSchema = z.object({
 });
 
 /**
- * What serverless mode needs (CONTRACT §8, README "Deploying on Vercel"): no embedded database,
+ * What serverless mode needs (README "Running it in production", README "Deploying on Vercel"): no embedded database,
  * no timers and no LISTEN, so everything the long-running server would default or do itself must
  * be configured, and deliveries must run on Inngest.
  */

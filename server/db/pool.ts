@@ -38,3 +38,34 @@ export async function closePgPool(): Promise<void> {
   holder.__switchboardPool = undefined;
   await current?.pool.end();
 }
+
+/**
+ * Runs `work` in a transaction on a client of `pool`. A checked-out client has no error listener
+ * of its own (pg-pool removes its idle one), so a connection the server drops between two
+ * statements would be an uncaught 'error' event that ends the process: one is attached while the
+ * client is out, and a client that failed is destroyed rather than returned to the pool.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    broken ??= error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.removeListener('error', onError);
+    client.release(broken);
+  }
+}

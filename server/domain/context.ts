@@ -1,6 +1,11 @@
 // What every tenant operation receives first: the tenant-scoped client, the tenant, and who acts.
 // Transports build it once per request (REST from the credential, tRPC from the session, the CLI
-// and background jobs as the system); operations never take loose `db`/`tenantId` arguments.
+// and background jobs as the system). An operation (what a transport, a job or another area calls to
+// act for one tenant) takes `(ctx, input)`, never a loose `db`/`tenantId`. Only two kinds of code
+// name a tenant without a context: a helper running inside an operation's transaction gets that
+// transaction (`TenantTx`) and, where its raw SQL writes rows, the tenant id (`recordEvent`); and a
+// cross-tenant pass (the delivery engines, retention, the periodic jobs) finds rows of many tenants
+// and builds `operationContext(tenantId, SYSTEM_ACTOR)` before it acts for one of them.
 import { forTenant, type TenantDb } from '@/server/db/tenant-scope';
 
 /** Who caused a change: a signed-in person, an API key, or the service itself (jobs, CLI, seed). */

@@ -1,7 +1,7 @@
 import { eventTypeCondition } from '@/server/client-safe/event-catalog';
 import { type Page, paginate } from '@/server/db/pagination';
-import { type EventEnvelope, envelopeOf } from '@/server/delivery/envelope';
 import type { OperationContext } from '@/server/domain/context';
+import { type EventEnvelope, envelopeOf } from '@/server/events/envelope';
 import { Errors } from '@/server/lib/errors';
 
 /**

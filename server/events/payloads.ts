@@ -1,4 +1,4 @@
-// Typed events (CONTRACT §11): for every catalog type, the schema of its `data.object` (the resource
+// Typed events (README "Integrators"): for every catalog type, the schema of its `data.object` (the resource
 // exactly as the REST API returns it, same zod schema) and of `data.previous` where the type has
 // one, plus an example. The outbox validates each event against these before recording it
 // (record.ts); GET /event-types and the OpenAPI `webhooks` map are generated from them, so what
@@ -8,8 +8,8 @@ import { EVENT_TYPES, type EventType } from '@/server/client-safe/event-catalog'
 import { Booking } from '@/server/domain/bookings/schemas';
 import { Conversation, Message } from '@/server/domain/conversations/schemas';
 import { Payment } from '@/server/domain/payments/schemas';
-import { WebhookEndpoint } from '@/server/domain/webhooks/schemas';
 import { Timestamp } from '@/server/lib/schemas';
+import { WebhookEndpoint } from '@/server/webhooks/schemas';
 
 /** `webhook.test`'s object: not a resource, a marker naming the endpoint it was sent to. */
 export const WebhookTestObject = z.object({
@@ -92,7 +92,7 @@ export function payloadSpec(type: EventType): PayloadSpec {
 }
 
 const envelopes = new Map<EventType, ReturnType<typeof buildEnvelopeSchema>>();
-/** The envelope (§5) of one type, with `data.object` (and `data.previous`) typed; one instance per type. */
+/** The envelope (README "Webhook delivery") of one type, with `data.object` (and `data.previous`) typed; one instance per type. */
 export function envelopeSchema(type: EventType) {
   let schema = envelopes.get(type);
   if (!schema) {

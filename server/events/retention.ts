@@ -1,10 +1,10 @@
-// Retention (CONTRACT §12, EVENT_RETENTION_DAYS): events older than the setting are deleted with
+// Retention (README "Webhook operations", EVENT_RETENTION_DAYS): events older than the setting are deleted with
 // their deliveries and attempts (foreign keys cascade), oldest first, in small batches, each its own
 // short transaction, until none is left or the time budget is spent (the next pass goes on). An
 // event that still has a pending delivery is kept, whatever its age. Cross-tenant by design (a
 // maintenance pass); safe on several instances at once (SKIP LOCKED keeps their batches apart).
 import { settings } from '@/server/config/settings';
-import { db } from '@/server/db/client';
+import { maintenanceDb } from '@/server/db/maintenance';
 
 export const RETENTION_BATCH = 500;
 
@@ -24,7 +24,7 @@ export async function deleteExpiredEvents(options: RetentionOptions = {}): Promi
   const stopAt = Date.now() + (options.budgetMs ?? 30_000);
   let deleted = 0;
   for (;;) {
-    const gone = await db().$executeRaw`
+    const gone = await maintenanceDb().$executeRaw`
       with doomed as (
         select e.id from events e
         where e.created_at < now() - make_interval(days => ${days}::int)

@@ -77,7 +77,7 @@ async function handle(request: Request, table: CompiledRoute[], span: Span, entr
   // The matched route's template labels the request metrics (never the raw path or the tenant).
   let routeTemplate = 'unmatched';
   try {
-    // A deployment missing a required setting refuses every request (CONTRACT §8: one clear line
+    // A deployment missing a required setting refuses every request (README "Running it in production": one clear line
     // per problem at start; /api/health names them).
     if (settingsProblems().length > 0) throw Errors.misconfigured();
     const result = await dispatch(
@@ -170,7 +170,7 @@ async function dispatch(
     params[name] = decodePathSegment(hit.match[i + 1]);
   });
 
-  // Tenancy is checked before the credential (CONTRACT §2). A dashboard session names its own tenant.
+  // Tenancy is checked before the credential (docs/integrators.md, "Credentials"). A dashboard session names its own tenant.
   const tenantHeader = request.headers.get('x-tenant-id');
   if (tenantHeader !== null && !isUuid(tenantHeader.trim())) throw HttpErrors.tenantHeaderInvalid();
   if (route.auth === 'tenant' && tenantHeader === null && !entry.session)

@@ -1,12 +1,11 @@
-// `Idempotency-Key` on POST (CONTRACT §1), as Stripe does it: the first request with a key claims
+// `Idempotency-Key` on POST (README "Request pipeline"), as Stripe does it: the first request with a key claims
 // it; its outcome is stored for 24 h and replayed to later requests with the same key and body;
 // another body gets 409. A request that arrives while the first still runs waits for its outcome. A
 // 4xx the operation answered (e.g. 409 invalid_transition) is its outcome and is replayed too, as
 // Stripe does; an unexpected failure (500, its transaction rolled back) releases the key so the
 // client can retry. Stored answers can hold one-time secrets (a new API key, a webhook secret, an
-// invitation link; encrypted): a periodic job deletes them once expired (`deleteExpiredIdempotencyKeys`).
+// invitation link; encrypted): a periodic job deletes them once expired (server/db/idempotency-retention.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { db as database } from '@/server/db/client';
 import type { TenantDb } from '@/server/db/tenant-scope';
 import { AppError, type ErrorCode, Errors, type FieldError, isErrorCode } from '@/server/lib/errors';
 import { sha256Hex } from '@/server/security/hashing';
@@ -145,7 +144,7 @@ function replayedError(body: string | null): AppError {
   });
 }
 
-/** Stored answers are encrypted: some carry a secret that must never sit in plaintext (CONTRACT §10). */
+/** Stored answers are encrypted: some carry a secret that must never sit in plaintext (README "Hostile input"). */
 function sealed(value: unknown): string {
   return encryptSecret(JSON.stringify(value));
 }
@@ -153,34 +152,4 @@ function sealed(value: unknown): string {
 function readStored(text: string): unknown {
   // Rows from before encryption hold plain JSON (the migration removed those with secrets).
   return JSON.parse(text.startsWith('v1.') ? decryptSecret(text) : text);
-}
-
-export const IDEMPOTENCY_RETENTION_BATCH = 500;
-
-/**
- * Deletes expired keys with their stored answers (issue 21, finding 7), oldest first, in batches of
- * their own short statement along the `expires_at` index, until none is left or the time budget is
- * spent (the next pass goes on). Cross-tenant by design (a maintenance pass, like event retention);
- * safe on several instances at once (SKIP LOCKED keeps their batches apart). A key that expired is
- * free again anyway: the next request with it deletes it before claiming it.
- */
-export async function deleteExpiredIdempotencyKeys(
-  options: { batch?: number; budgetMs?: number } = {},
-): Promise<number> {
-  const batch = options.batch ?? IDEMPOTENCY_RETENTION_BATCH;
-  const stopAt = Date.now() + (options.budgetMs ?? 20_000);
-  let deleted = 0;
-  for (;;) {
-    const gone = await database().$executeRaw`
-      with doomed as (
-        select tenant_id, key from idempotency_keys
-        where expires_at <= now()
-        order by expires_at
-        limit ${batch}
-        for update skip locked
-      )
-      delete from idempotency_keys k using doomed d where k.tenant_id = d.tenant_id and k.key = d.key`;
-    deleted += gone;
-    if (gone < batch || Date.now() >= stopAt) return deleted;
-  }
 }

@@ -41,6 +41,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payment_provider_missing: 409,
   slot_unavailable: 409,
   resource_in_use: 409,
+  endpoint_limit_reached: 409,
+  api_key_limit_reached: 409,
   rate_limited: 429,
   service_unavailable: 503,
   whatsapp_not_configured: 503,

@@ -1,12 +1,13 @@
 // Every periodic job of the service, in one list. Who runs them depends on the delivery engine,
 // like deliveries themselves: in worker mode the long-running server's timer loop
 // (server/jobs/run-locally.ts), in Inngest mode one Inngest cron function each
-// (server/delivery/inngest/functions.ts), which is how they run on serverless hosts. Every job is
+// (server/webhooks/engines/inngest/functions.ts), which is how they run on serverless hosts. Every job is
 // idempotent and safe to run on several instances at once.
+
+import { deleteExpiredIdempotencyKeys } from '@/server/db/idempotency-retention';
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
 import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
 import { deleteExpiredEvents } from '@/server/events/retention';
-import { deleteExpiredIdempotencyKeys } from '@/server/http/idempotency';
 
 export interface PeriodicJob {
   /** Stable id: the Inngest function id and the log name. */
@@ -51,17 +52,14 @@ export const PERIODIC_JOBS: PeriodicJob[] = [
     run: async () => ({ deleted: await deleteExpiredIdempotencyKeys({ budgetMs: 20_000 }) }),
   },
   {
-    // Events whose fan-out never reached Inngest (a crash between commit and send) are relayed.
+    // Deliveries whose hand-over never reached Inngest (a crash between commit and relay) are relayed.
     name: 'sweep-outbox',
     cron: '* * * * *',
     everyMs: 60_000,
     engine: 'inngest',
     run: async () => {
-      const [{ relayOutbox }, { inngest }] = await Promise.all([
-        import('@/server/delivery/inngest/relay'),
-        import('@/server/delivery/inngest/client'),
-      ]);
-      return { relayed: await relayOutbox((requests) => inngest.send(requests)) };
+      const { deliveryEngine } = await import('@/server/webhooks/engines');
+      return { relayed: await (await deliveryEngine()).sweep() };
     },
   },
 ];

@@ -45,6 +45,8 @@ export const ERROR_CODES = [
   'payment_provider_missing',
   'slot_unavailable',
   'resource_in_use',
+  'endpoint_limit_reached',
+  'api_key_limit_reached',
   // load and availability
   'rate_limited',
   'service_unavailable',

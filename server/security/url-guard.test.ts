@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
-import { sendWebhook } from '@/server/delivery/send';
+import { sendWebhook } from '@/server/webhooks/attempt/send';
 import { assertPublicTarget, isPublicAddress, UrlNotAllowedError } from './url-guard';
 
 // The production setting: private targets refused.
@@ -31,7 +31,7 @@ const blocked = [
   ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
   ['IPv4-mapped metadata', '::ffff:169.254.169.254'],
   ['multicast', '224.0.0.1'],
-  // Every IPv6 form of a non-public IPv4 address (CONTRACT §10).
+  // Every IPv6 form of a non-public IPv4 address (README "Hostile input").
   ['IPv4-compatible loopback', '::127.0.0.1'],
   ['IPv4-compatible metadata', '::169.254.169.254'],
   ['IPv4-compatible private', '::10.0.0.1'],

@@ -3,7 +3,7 @@
 // unique-local, CGNAT, multicast and reserved ranges are refused, for IPv4, IPv6 and IPv4-mapped
 // IPv6 alike. `WEBHOOK_ALLOW_PRIVATE_URLS=true` (development) allows http and local targets. The
 // check runs when an endpoint is saved and again, on the resolved address actually connected to, at
-// every send (server/delivery/send.ts), so DNS changes cannot sneak past it.
+// every send (server/webhooks/attempt/send.ts), so DNS changes cannot sneak past it.
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { settings } from '@/server/config/settings';

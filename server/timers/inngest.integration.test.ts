@@ -2,7 +2,6 @@ import { InngestTestEngine } from '@inngest/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { inngest } from '@/server/delivery/inngest/client';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
@@ -10,6 +9,7 @@ import { createResource } from '@/server/domain/resources/manage-resources';
 import { CreateResourceInput } from '@/server/domain/resources/schemas';
 import { createService } from '@/server/domain/services/manage-services';
 import { CreateServiceInput } from '@/server/domain/services/schemas';
+import { inngest } from '@/server/webhooks/engines/inngest/client';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import {
   fireTimerFunction,

@@ -7,8 +7,8 @@
 // after each plan's commit (NOTIFY, in a long-running server) and from the `sweep-timers` cron
 // function, so a plan whose event never left (a crash, Inngest unreachable) is sent within a minute.
 import { db } from '@/server/db/client';
-import { inngest } from '@/server/delivery/inngest/client';
 import { logger } from '@/server/log';
+import { inngest } from '@/server/webhooks/engines/inngest/client';
 import { fireTimer, loadTimer } from './fire';
 
 export const TIMER_PLANNED = 'switchboard/timer.planned';

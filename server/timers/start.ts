@@ -28,7 +28,7 @@ export function startTimers(): Promise<{ stop(): Promise<void> }> {
 async function startTimerRelay(): Promise<{ stop(): Promise<void> }> {
   const [{ relayTimers }, { inngest }] = await Promise.all([
     import('./inngest'),
-    import('@/server/delivery/inngest/client'),
+    import('@/server/webhooks/engines/inngest/client'),
   ]);
   const client = new pg.Client({ connectionString: directDatabaseUrl() });
   await client.connect();

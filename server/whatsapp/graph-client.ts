@@ -150,7 +150,7 @@ export async function fetchWhatsAppMedia(input: {
 
 /**
  * Whether the access token can read this phone number (`GET {graph}/{phone_number_id}` answers 200):
- * the proof asked before a tenant may claim the number (CONTRACT §10).
+ * the proof asked before a tenant may claim the number (README "Hostile input").
  */
 export async function verifyPhoneNumberAccess(input: {
   phoneNumberId: string;

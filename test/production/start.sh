@@ -41,7 +41,7 @@ status=$(curl -s -o /dev/null -w '%{http_code}' "${mcp[@]}" -H "X-Tenant-ID: $te
 [ "$status" = 401 ] || { echo "expected 401 from /api/v1/mcp without a credential, got $status"; exit 1; }
 echo "the assistant's tools answer over MCP with a key, and 401 without"
 
-# CONTRACT §10: a page forbids framing and sniffing; HSTS in production.
+# README "Hostile input": a page forbids framing and sniffing; HSTS in production.
 headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/login")
 for h in "x-content-type-options: nosniff" "x-frame-options: DENY" "strict-transport-security:"; do
   grep -qi "^$h" <<<"$headers" || { echo "GET /login lacks the header '$h'"; echo "$headers"; exit 1; }
@@ -53,7 +53,7 @@ for part in "frame-ancestors 'none'" "script-src 'self' 'nonce-" "default-src 's
 done
 echo "pages carry the security headers"
 
-# CONTRACT §10: rotating X-Forwarded-For never escapes the per-address login limit (50 failures).
+# README "Hostile input": rotating X-Forwarded-For never escapes the per-address login limit (50 failures).
 limited=0
 for i in $(seq 1 55); do
   status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/api/v1/auth/login" \

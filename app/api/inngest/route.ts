@@ -1,11 +1,11 @@
 import { serve } from 'inngest/next';
 import type { NextRequest } from 'next/server';
-import { inngest } from '@/server/delivery/inngest/client';
-import { inngestFunctions } from '@/server/delivery/inngest/functions';
 import { problemResponse } from '@/server/http/problem';
 import { Errors } from '@/server/lib/errors';
 import { newRequestId } from '@/server/lib/ids';
 import { timerFunctions } from '@/server/timers/inngest';
+import { inngest } from '@/server/webhooks/engines/inngest/client';
+import { inngestFunctions } from '@/server/webhooks/engines/inngest/functions';
 
 // The Inngest engine's functions (DELIVERY_ENGINE=inngest), invoked by Inngest over HTTP. The SDK
 // checks the signature of every call that runs a function. A PUT, though, may ask for an

@@ -1,4 +1,4 @@
--- Delivery filters (CONTRACT §12) and stats, backed by indexes: the event's type and object id are
+-- Delivery filters (README "Webhook operations") and stats, backed by indexes: the event's type and object id are
 -- copied onto its deliveries, the newest attempt's HTTP status onto its delivery, and the endpoint
 -- onto each attempt. Existing rows are filled from what they already reference.
 

@@ -67,7 +67,7 @@ CREATE INDEX "password_resets_user_id_idx" ON "password_resets"("user_id");
 -- AddForeignKey
 ALTER TABLE "password_resets" ADD CONSTRAINT "password_resets_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- The audit log is append-only (CONTRACT §14): whatever the caller, a row is never changed or removed.
+-- The audit log is append-only (README "Tenant administration"): whatever the caller, a row is never changed or removed.
 CREATE FUNCTION audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'audit_log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';

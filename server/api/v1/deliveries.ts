@@ -1,7 +1,7 @@
 import { listOf } from '@/server/api/schemas/common';
-import { getDelivery, listDeliveries, resendDelivery } from '@/server/domain/webhooks';
-import { AllDeliveriesQuery, Delivery, DeliveryDetail } from '@/server/domain/webhooks/schemas';
 import { json, tenantRoute } from '@/server/http/route';
+import { getDelivery, listDeliveries, resendDelivery } from '@/server/webhooks';
+import { AllDeliveriesQuery, Delivery, DeliveryDetail } from '@/server/webhooks/schemas';
 
 const tag = 'Webhooks';
 

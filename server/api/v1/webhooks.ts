@@ -1,7 +1,10 @@
 import { listOf } from '@/server/api/schemas/common';
+import { json, noContent, tenantRoute } from '@/server/http/route';
+import { ListQuery } from '@/server/lib/schemas';
 import {
   createEndpoint,
   deleteEndpoint,
+  endpointDeliveryStats,
   getEndpoint,
   listDeliveries,
   listEndpoints,
@@ -10,8 +13,7 @@ import {
   sendTestEvent,
   updateEndpoint,
   verifyReceiver,
-} from '@/server/domain/webhooks';
-import { endpointDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
+} from '@/server/webhooks';
 import {
   CreateWebhookInput,
   Delivery,
@@ -26,9 +28,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointWithSecret,
   WebhookSecret,
-} from '@/server/domain/webhooks/schemas';
-import { json, noContent, tenantRoute } from '@/server/http/route';
-import { ListQuery } from '@/server/lib/schemas';
+} from '@/server/webhooks/schemas';
 
 const tag = 'Webhooks';
 

@@ -1,10 +1,30 @@
+import { settings } from '@/server/config/settings';
+import { lockTenantRows } from '@/server/db/tenant-lock';
 import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
+import { Errors } from '@/server/lib/errors';
 import { issueApiKey } from './issue-api-key';
 import type { CreateApiKeyInput } from './schemas';
+import { usableKeys } from './serialize';
 
-/** A new key for the tenant; the answer is the only time its secret is shown. */
-function createApiKeyUnaudited(ctx: OperationContext, input: CreateApiKeyInput) {
+/**
+ * A new key for the tenant; the answer is the only time its secret is shown. A tenant has at most
+ * MAX_API_KEYS_PER_TENANT keys that still authenticate: one more is 409 api_key_limit_reached
+ * (rotation replaces a key, so it is not refused).
+ */
+async function createApiKeyUnaudited(ctx: OperationContext, input: CreateApiKeyInput) {
+  // In the audited transaction: concurrent creations of the tenant count one after the other.
+  await lockTenantRows(ctx.db, ctx.tenantId, 'api_keys');
+  const limit = settings().MAX_API_KEYS_PER_TENANT;
+  const usable = await ctx.db.apiKey.count({
+    where: { AND: [usableKeys(), { OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] }] },
+  });
+  if (usable >= limit) {
+    throw Errors.conflict(
+      'api_key_limit_reached',
+      `This tenant already has ${limit} API keys, the most it may have; revoke one to create another`,
+    );
+  }
   return issueApiKey(ctx.db, {
     tenantId: ctx.tenantId,
     name: input.name,

@@ -1,16 +1,24 @@
-// API keys (CONTRACT §2): inputs the operations accept and the resources they answer.
+// API keys (docs/integrators.md, "Credentials"): inputs the operations accept and the resources they answer.
 import { z } from 'zod';
 import { LIMITS } from '@/server/client-safe/limits';
 import { Timestamp } from '@/server/lib/schemas';
 
-export const CreateApiKeyInput = z.object({
-  name: z.string().trim().min(1).max(LIMITS.apiKeyName),
-  expires_at: z.iso
-    .datetime({ offset: true, abort: true })
-    .optional()
-    .nullable()
-    .refine((v) => !v || new Date(v).getTime() > Date.now(), 'Must be in the future'),
-});
+export const CreateApiKeyInput = z
+  .object({
+    name: z.string().trim().min(1).max(LIMITS.apiKeyName),
+    expires_at: z.iso
+      .datetime({ offset: true, abort: true })
+      .optional()
+      .nullable()
+      .refine((v) => !v || new Date(v).getTime() > Date.now(), 'Must be in the future'),
+  })
+  .meta({
+    description:
+      'A tenant has at most MAX_API_KEYS_PER_TENANT keys that still authenticate (default 50; rotated keys ' +
+      'count during their grace period): one more answers 409 api_key_limit_reached. Rotating a key is ' +
+      'never refused. Requests are limited per key (API_RATE_LIMIT_PER_SECOND) and, all keys and users ' +
+      'of the tenant together, per tenant (API_RATE_LIMIT_PER_TENANT_PER_SECOND): 429 rate_limited.',
+  });
 export type CreateApiKeyInput = z.output<typeof CreateApiKeyInput>;
 
 export const RotateApiKeyInput = z.object({

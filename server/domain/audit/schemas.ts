@@ -1,4 +1,4 @@
-// The audit log (CONTRACT §14): its list query and entries.
+// The audit log (README "Tenant administration"): its list query and entries.
 import { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@/server/client-safe/audit-actions';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
@@ -33,7 +33,9 @@ export const AuditLogEntry = z.object({
     description:
       'The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise',
   }),
-  ip: z.string().nullable().meta({ description: 'The client address of the request (CONTRACT §10)' }),
+  ip: z.string().nullable().meta({
+    description: 'The client address of the request, as the trusted proxy in front of the service reports it',
+  }),
   created_at: Timestamp,
 });
 export type AuditLogEntry = z.output<typeof AuditLogEntry>;

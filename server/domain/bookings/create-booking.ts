@@ -5,9 +5,9 @@ import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import type { PreparedCheckout } from '@/server/domain/payments/checkout-payment';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { syncBookingTimers } from './booking-timers';
 import { amountDue, closeCheckout, openCheckout, startCheckout } from './checkout';
 import {

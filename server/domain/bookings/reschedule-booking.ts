@@ -1,8 +1,8 @@
 import type { Booking } from '@/server/db/generated/client';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
-import { recordEvent } from '@/server/events/record';
 import { AppError, Errors } from '@/server/lib/errors';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { syncBookingTimers } from './booking-timers';
 import {
   activeService,

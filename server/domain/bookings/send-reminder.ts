@@ -10,9 +10,9 @@ import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { attemptSend, queueOutboundMessage } from '@/server/domain/conversations/send-message';
 import { serializeConversation } from '@/server/domain/conversations/serialize';
 import { remindersOf } from '@/server/domain/services/serialize';
-import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
 import { type DueTimer, markFired } from '@/server/timers/plan';
+import { recordEvent } from '@/server/webhooks/outbox';
 
 /** "Tue 12 Jan 2027, 09:00" in `zone` (formatting only; the instant is the stored one). */
 export function formatStart(at: Date, zone: string): string {

@@ -1,8 +1,8 @@
 import { Prisma } from '@/server/db/generated/client';
 import type { UpdateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
-import { recordEvent } from '@/server/events/record';
 import { AppError, Errors } from '@/server/lib/errors';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { syncBookingTimers } from './booking-timers';
 import { rescheduleBooking } from './reschedule-booking';
 import { presentBooking } from './serialize';

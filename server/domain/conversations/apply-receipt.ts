@@ -6,7 +6,7 @@
 import type { EventType } from '@/server/client-safe/event-catalog';
 import type { MessageStatus } from '@/server/db/generated/enums';
 import type { OperationContext } from '@/server/domain/context';
-import { recordEvent } from '@/server/events/record';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeMessage } from './serialize';
 
 const RECEIPTS = {

@@ -9,8 +9,8 @@ import { settings } from '@/server/config/settings';
 import { db } from '@/server/db/client';
 import type { Conversation } from '@/server/db/generated/client';
 import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
-import { recordEvent } from '@/server/events/record';
 import { type DueTimer, markFired, planTimers, replanTimer, type TimerPlan } from '@/server/timers/plan';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeConversation } from './serialize';
 
 const BATCH = 500;

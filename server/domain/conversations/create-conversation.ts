@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { OperationContext } from '@/server/domain/context';
 import type { CreateConversationInput } from '@/server/domain/conversations/schemas';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeConversation } from './serialize';
 
 /**

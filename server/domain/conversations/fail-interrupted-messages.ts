@@ -4,7 +4,7 @@
 // provider got the message is unknown, and the reason says so.
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
-import { recordEvent } from '@/server/events/record';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeMessage } from './serialize';
 
 export const INTERRUPTED_AFTER_MS = 5 * 60 * 1000; // the Graph API call gives up after 10 s

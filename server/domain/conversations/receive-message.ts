@@ -1,6 +1,6 @@
 import type { OperationContext } from '@/server/domain/context';
-import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { planConversationTimers } from './conversation-timers';
 import { serializeConversation, serializeMessage } from './serialize';
 

@@ -1,8 +1,8 @@
 import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { planConversationTimers } from './conversation-timers';
 import { type ConversationResource, serializeConversation } from './serialize';
 

@@ -1,4 +1,4 @@
-// Tenant administration (CONTRACT §14): members, invitations and password reset links.
+// Tenant administration (README "Tenant administration"): members, invitations and password reset links.
 import { z } from 'zod';
 import { LIMITS } from '@/server/client-safe/limits';
 import { ROLES } from '@/server/client-safe/statuses';

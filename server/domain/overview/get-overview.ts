@@ -2,8 +2,8 @@
 // are failing or disabled, the hand-off queue and today's bookings, in one call.
 import type { z } from 'zod';
 import type { OperationContext } from '@/server/domain/context';
-import { tenantDeliveryStats } from '@/server/domain/webhooks/delivery-stats';
 import { Errors } from '@/server/lib/errors';
+import { tenantDeliveryStats } from '@/server/webhooks';
 import type { OverviewInput } from './schemas';
 
 /** How many of an endpoint's newest failures are counted (the overview shows "50+" beyond). */

@@ -14,10 +14,10 @@ import type { TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
 import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
 import { requireStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
-import { recordEvent } from '@/server/events/record';
 import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
 import { type CheckoutSession, createCheckoutSession, expireCheckoutSession } from '@/server/stripe/checkout';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { type PaymentResource, serializePayment } from './serialize';
 
 export interface CheckoutRequest {

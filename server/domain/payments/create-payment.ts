@@ -1,8 +1,8 @@
 import type { OperationContext } from '@/server/domain/context';
 import type { CreatePaymentInput } from '@/server/domain/payments/schemas';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializePayment } from './serialize';
 
 /** A new payment starts `pending`; emits payment.created. booking_id must name a booking of this tenant. */

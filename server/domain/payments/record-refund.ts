@@ -1,6 +1,6 @@
 import type { TenantTx } from '@/server/db/tenant-scope';
-import { recordEvent } from '@/server/events/record';
 import { logger } from '@/server/log';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { serializePayment } from './serialize';
 
 /**

@@ -3,8 +3,8 @@ import type { Prisma } from '@/server/db/generated/client';
 import type { PaymentStatus } from '@/server/db/generated/enums';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
-import { recordEvent } from '@/server/events/record';
 import { Errors } from '@/server/lib/errors';
+import { recordEvent } from '@/server/webhooks/outbox';
 import { type PaymentResource, serializePayment } from './serialize';
 
 /** pending → succeeded | failed; succeeded → refunded; failed and refunded are final. */

@@ -147,7 +147,7 @@ const GRACE_CHOICES = [
   { seconds: 86_400, label: 'old key: 24 h grace' },
 ];
 
-/** Rotation with an optional grace period for the old key (≤ 24 h, CONTRACT §2). */
+/** Rotation with an optional grace period for the old key (≤ 24 h, docs/integrators.md, "Credentials"). */
 function RotateControl({
   disabled,
   onRotate,

@@ -19,7 +19,7 @@ import {
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
 
-/** Deliveries that used up every attempt, across all endpoints (CONTRACT §7). */
+/** Deliveries that used up every attempt, across all endpoints (README "Webhook delivery"). */
 export function FailedDeliveries() {
   const trpc = useTRPC();
   const { filters, active } = useDeliveryFilters();

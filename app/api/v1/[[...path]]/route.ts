@@ -1,5 +1,5 @@
 import { handleApi } from '@/server/api/routes';
-import { relayOutboxAfterResponse } from '@/server/delivery/after-write';
+import { relayOutboxAfterResponse } from '@/server/webhooks/engines/after-write';
 
 // Every /api/v1 request goes through one dispatcher (server/http/dispatch.ts).
 export const runtime = 'nodejs';

@@ -1,0 +1,192 @@
+// The in-process worker engine. It claims due deliveries in batches (./queue.ts: fairly, within
+// the per-tenant and per-endpoint caps) and runs at most `concurrency` attempts at once. A NOTIFY from the outbox transaction wakes it as soon as new
+// deliveries commit; polling every `pollIntervalMs` finds retries as they fall due (and keeps it
+// working while the listening connection is down). Several processes may run it against one
+// database: SKIP LOCKED keeps their claims apart.
+import pg from 'pg';
+import { settings } from '@/server/config/settings';
+import { databaseUrl, directDatabaseUrl } from '@/server/db/client';
+import { logger } from '@/server/log';
+import { type AttemptJob, type LoadedDelivery, runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
+import { batchedAttemptRecorder } from './attempt-store';
+import { type Caps, CLAIM_MARGIN_MS, claimDue, claimLeaseMs } from './queue';
+import { releaseClaims } from './sql/release-claims';
+
+export interface DeliveryWorker {
+  stop(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  connectionString?: string;
+  concurrency?: number;
+  pollIntervalMs?: number;
+  /** In flight per tenant and per endpoint, across every worker (default: the settings). */
+  caps?: Partial<Caps>;
+}
+
+type Claimed = LoadedDelivery & { claimedAt: number };
+
+const RECONNECT_AFTER_MS = 1_000;
+/**
+ * How long after an attempt finishes the worker claims again when its last claim came back short:
+ * the attempts that finish meanwhile share that claim. Under a cap every finished attempt makes room
+ * for one more, and a claim per attempt would cost more than a loopback attempt (the claim takes the
+ * claim lock and looks at every tenant's due deliveries). New deliveries (NOTIFY) are claimed at once.
+ */
+const CLAIM_COALESCE_MS = 2;
+
+export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<DeliveryWorker> {
+  const connectionString = options.connectionString ?? databaseUrl();
+  const concurrency = options.concurrency ?? 10;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const config = settings();
+  const timeoutMs = config.WEBHOOK_TIMEOUT_MS;
+  const leaseMs = claimLeaseMs(timeoutMs);
+  const caps: Caps = {
+    perTenant: options.caps?.perTenant ?? config.WEBHOOK_MAX_IN_FLIGHT_PER_TENANT,
+    perEndpoint: options.caps?.perEndpoint ?? config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+  };
+  // Claims run ahead of the attempts by up to this many deliveries, so one claim serves many attempts.
+  const prefetch = concurrency * 3;
+
+  // A cross-tenant pass, like maintenanceDb() (server/db/maintenance.ts): its claims read every
+  // tenant's due deliveries, and each attempt then acts in its own delivery's tenant.
+  const pool = new pg.Pool({ connectionString, max: concurrency + 2 });
+  // Idle clients can error (database restart); without a handler that would crash the process.
+  pool.on('error', (error) => logger().warn({ err: error }, 'delivery worker pool client error'));
+  const record = batchedAttemptRecorder(pool);
+
+  const claimed: Claimed[] = [];
+  const running = new Set<Promise<void>>();
+  /** The claim under way, if any (one at a time). */
+  let claiming: Promise<void> | undefined;
+  /**
+   * The last claim found fewer due deliveries than it asked for (none due, or the rest capped): wait
+   * for a NOTIFY, a finished attempt or the next poll.
+   */
+  let caughtUp = false;
+  /** Counts wake-ups, so one that arrives while a claim is under way is not lost. */
+  let wakes = 0;
+  let stopping = false;
+
+  const start = (delivery: Claimed) => {
+    const job: AttemptJob = {
+      tenantId: delivery.tenantId,
+      deliveryId: delivery.id,
+      attempt: delivery.attemptCount + 1,
+    };
+    const attempt = runAttempt(job, { store: { load: async () => delivery, record } })
+      .then(() => undefined)
+      .catch((error) => {
+        // Nothing was recorded, so the claim lapses and the delivery runs again.
+        logger().error(
+          { err: error, delivery_id: delivery.id },
+          'delivery attempt failed; it runs again when its claim lapses',
+        );
+      })
+      .finally(() => {
+        running.delete(attempt);
+        // Its record ended the claim. When the last claim came back short, deliveries may wait for
+        // this room under a cap: claim again, together with the attempts that finish in the next
+        // moments (one claim, not one each). Otherwise the buffer still has work.
+        if (caughtUp) claimSoon();
+        else pump();
+      });
+    running.add(attempt);
+  };
+
+  const claim = async () => {
+    const wakesBefore = wakes;
+    try {
+      const limit = prefetch - claimed.length;
+      const rows = await claimDue(pool, limit, leaseMs, caps);
+      const claimedAt = Date.now();
+      for (const row of rows) claimed.push({ ...row, claimedAt });
+      // A commit notified during the claim may be newer than the claim's snapshot: claim again.
+      caughtUp = rows.length < limit && wakes === wakesBefore;
+    } catch (error) {
+      caughtUp = true; // try again at the next poll
+      logger().warn({ err: error }, 'claiming deliveries failed; retrying at the next poll');
+    }
+  };
+
+  function pump() {
+    if (stopping) return;
+    while (running.size < concurrency && claimed.length > 0) {
+      const next = claimed.shift() as Claimed;
+      // Start only what can finish inside its claim; the rest lapses and is claimed again.
+      if (Date.now() - next.claimedAt <= leaseMs - timeoutMs - CLAIM_MARGIN_MS) start(next);
+    }
+    if (!claiming && !caughtUp && claimed.length <= concurrency) {
+      claiming = claim().finally(() => {
+        claiming = undefined;
+        pump();
+      });
+    }
+  }
+
+  const wake = () => {
+    wakes++;
+    caughtUp = false;
+    pump();
+  };
+  let soon: NodeJS.Timeout | undefined;
+  const claimSoon = () => {
+    // A slot is free now: start what is already claimed at once; claim more a moment later.
+    pump();
+    soon ??= setTimeout(() => {
+      soon = undefined;
+      wake();
+    }, CLAIM_COALESCE_MS);
+  };
+
+  // LISTEN on a connection of its own, reconnected if it drops; polling covers the gap.
+  let listener: pg.Client | undefined;
+  let reconnect: NodeJS.Timeout | undefined;
+  const listen = async () => {
+    // LISTEN needs a session: the direct URL when a transaction-mode pooler fronts DATABASE_URL.
+    const client = new pg.Client({ connectionString: options.connectionString ?? directDatabaseUrl() });
+    client.on('notification', wake);
+    client.on('error', (error) => logger().warn({ err: error }, 'delivery worker listener error'));
+    client.on('end', () => {
+      if (stopping || listener !== client) return;
+      listener = undefined;
+      reconnect = setTimeout(() => void listen().catch(() => undefined), RECONNECT_AFTER_MS);
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${DELIVERIES_CHANNEL}`);
+      listener = client;
+      wake(); // whatever committed while nobody listened
+    } catch (error) {
+      logger().warn({ err: error }, 'delivery worker could not listen; retrying');
+      await client.end().catch(() => undefined);
+      if (!stopping) reconnect = setTimeout(() => void listen().catch(() => undefined), RECONNECT_AFTER_MS);
+    }
+  };
+  await listen();
+  const poll = setInterval(wake, pollIntervalMs);
+  logger().info({ concurrency, claim_lease_ms: leaseMs }, 'delivery worker started');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        clearInterval(poll);
+        clearTimeout(reconnect);
+        clearTimeout(soon);
+        await claiming;
+        // Give back what was claimed but not started (else it lapses); nothing new starts now.
+        const unstarted = claimed.splice(0).map((c) => c.id);
+        if (unstarted.length > 0) await releaseClaims.pgRows(pool, [unstarted]).catch(() => undefined);
+        await Promise.all(running);
+        await listener?.end().catch(() => undefined);
+        await pool.end();
+        logger().info('delivery worker stopped');
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// Auto-disable (README, "Webhook operations"), run after a failed attempt's record: an endpoint whose
+// failure streak (kept with each attempt record, ../attempt/sql/update-failure-streak.sql) meets the rule is disabled
+// and `webhook.endpoint.disabled` recorded. The notice is never delivered to the endpoint it is about,
+// and the attempts of `webhook.*` notices never call this.
+import { settings } from '@/server/config/settings';
+import type { OperationContext } from '@/server/domain/context';
+import { logger } from '@/server/log';
+import { endpointStats } from '@/server/webhooks/endpoints/endpoint-stats';
+import { recordEvent } from '@/server/webhooks/outbox';
+import { serializeEndpoint } from '@/server/webhooks/serialize';
+import { sendDisabledNotice } from './disabled-email';
+import { disableFailingEndpoint } from './sql/disable-failing-endpoint';
+
+/**
+ * Disables the endpoint when its last WEBHOOK_DISABLE_AFTER_FAILURES attempts in a row failed and the
+ * first of them is at least WEBHOOK_DISABLE_AFTER old: `is_active: false`, `disabled_reason:
+ * "failing"`, its pending deliveries `failed`, and `webhook.endpoint.disabled` recorded, in one
+ * transaction. The conditional update makes concurrent callers safe: only one disables. Then, if a
+ * mail transport is configured, the tenant's admins get a notice. Resolves to whether this call
+ * disabled it.
+ */
+export async function disableIfFailing(ctx: OperationContext, endpointId: string): Promise<boolean> {
+  const { WEBHOOK_DISABLE_AFTER_FAILURES: limit, WEBHOOK_DISABLE_AFTER: ageMs } = settings();
+  if (limit === 0) return false;
+  const { db, tenantId } = ctx;
+  const disabled = await db.$transaction(async (tx) => {
+    // Raw SQL (./sql/disable-failing-endpoint.sql): the tenant filter is explicit.
+    const changed = await disableFailingEndpoint.execute(tx, endpointId, tenantId, limit, ageMs);
+    if (changed === 0) return null;
+    await tx.delivery.updateMany({
+      where: { endpointId, status: 'pending' },
+      data: { status: 'failed', nextAttemptAt: null, lockedUntil: null },
+    });
+    const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    const stats = await endpointStats(ctx, [endpointId]);
+    const endpoint = serializeEndpoint(row, stats.get(endpointId));
+    await recordEvent(tx, {
+      tenantId,
+      type: 'webhook.endpoint.disabled',
+      object: endpoint,
+      aboutEndpointId: endpointId,
+    });
+    return endpoint;
+  });
+  if (!disabled) return false;
+  logger().warn(
+    { endpoint_id: endpointId, tenant_id: tenantId, failures: limit },
+    'webhook endpoint disabled after consecutive failures',
+  );
+  await sendDisabledNotice(ctx, disabled).catch((error) =>
+    logger().error({ err: error, endpoint_id: endpointId }, 'could not e-mail the endpoint-disabled notice'),
+  );
+  return true;
+}
