@@ -5,6 +5,7 @@ import { Errors } from '@/server/lib/errors';
 import { isUuid } from '@/server/lib/ids';
 import { constantTimeEqual, sha256Hex } from '@/server/security/hashing';
 import { looksLikeApiKey, parseApiKey } from './api-key-format';
+import { cachedCredential } from './credential-cache';
 import { verifyAccessToken } from './jwt';
 
 /** Who is calling: an API key (acts with the admin role) or a signed-in user's access token. */
@@ -25,8 +26,11 @@ export async function authenticate(authorization: string | null): Promise<Princi
 async function authenticateApiKey(token: string): Promise<Principal> {
   const parsed = parseApiKey(token);
   if (!parsed) throw Errors.unauthenticated('Malformed API key');
-  // Looked up across tenants by design: the key itself names its tenant.
-  const key = await db().apiKey.findUnique({ where: { prefix: parsed.prefix } });
+  // Looked up across tenants by design: the key itself names its tenant. Cached per instance until a
+  // key changes anywhere (./credential-cache.ts): revoking takes effect at once on every instance.
+  const key = await cachedCredential(`api_key:${parsed.prefix}`, () =>
+    db().apiKey.findUnique({ where: { prefix: parsed.prefix } }),
+  );
   if (!key || !constantTimeEqual(key.secretHash, sha256Hex(token)))
     throw Errors.unauthenticated('Unknown API key');
   const now = new Date();
@@ -34,14 +38,16 @@ async function authenticateApiKey(token: string): Promise<Principal> {
   if (key.expiresAt && key.expiresAt <= now) throw Errors.unauthenticated('This API key has expired');
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // Coarse on purpose: one write a minute per key, not one per request.
+    key.lastUsedAt = now; // the cached row too, so the next request does not write again
     await db().apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
   }
   return { kind: 'api_key', tenantId: key.tenantId, role: 'admin', keyId: key.id };
 }
 
 /**
- * A valid signature is not enough: the membership is read on every request, so removing a member
- * or changing a role takes effect at once, not when the 30-minute token expires (README "Hostile input").
+ * A valid signature is not enough: the membership is checked on every request (read once, then
+ * cached until any membership changes: ./credential-cache.ts), so removing a member or changing a
+ * role takes effect at once, not when the 30-minute token expires (README "Hostile input").
  * The same read takes the user's `tokens_valid_after`: a token issued before it (a password reset, a
  * reused refresh token) is refused at once too (issue 21, finding 6). One primary-key lookup and
  * its user row, like an API key's one read.
@@ -54,10 +60,13 @@ async function authenticateAccessToken(token: string): Promise<Principal> {
       : Errors.unauthenticated('Invalid access token');
   const { tid: tenantId, sub: userId, iat } = result.claims;
   if (!isUuid(tenantId)) throw Errors.unauthenticated('Invalid access token');
-  const [membership] = await db().$queryRaw<{ role: Role; tokens_valid_after: Date | null }[]>`
-    select m.role, u.tokens_valid_after
-    from memberships m join users u on u.id = m.user_id
-    where m.tenant_id = ${tenantId}::uuid and m.user_id = ${userId}`;
+  const membership = await cachedCredential(`membership:${tenantId}:${userId}`, async () => {
+    const [row] = await db().$queryRaw<{ role: Role; tokens_valid_after: Date | null }[]>`
+      select m.role, u.tokens_valid_after
+      from memberships m join users u on u.id = m.user_id
+      where m.tenant_id = ${tenantId}::uuid and m.user_id = ${userId}`;
+    return row ?? null;
+  });
   if (!membership) throw Errors.unauthenticated('This user no longer belongs to the tenant');
   if (issuedBefore(iat, membership.tokens_valid_after))
     throw Errors.unauthenticated(

@@ -1,7 +1,10 @@
 // One HTTP POST of a webhook. Redirects are never followed (a 3xx is a failed attempt), the whole
 // exchange is aborted after `timeoutMs`, and unless private targets are allowed the address
 // actually connected to is checked after DNS resolution (no rebinding window). Never throws: every
-// failure comes back as an outcome.
+// failure comes back as an outcome. Connections are kept alive per origin (one keep-alive agent per
+// scheme and address policy, so a connection checked against private addresses is never lent to a
+// request that must be, or the other way round): a receiver that gets many deliveries is not
+// connected to (and, over TLS, shaken hands with) once per delivery.
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
@@ -58,6 +61,30 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
+/**
+ * Idle connections are closed after this long, below the 5 s Node's HTTP server keeps them by
+ * default (and the minute of most proxies), so a request rarely meets a connection the receiver is
+ * closing at that moment; when it does, it is sent once more on a new connection (below).
+ */
+const IDLE_CONNECTION_MS = 4_000;
+const agents = new Map<string, http.Agent>();
+
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}|${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = {
+      keepAlive: true,
+      timeout: IDLE_CONNECTION_MS,
+      maxFreeSockets: 16,
+      scheduling: 'lifo' as const,
+    };
+    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 export function sendWebhook(
   target: string,
   request: { body: string; headers: Record<string, string> },
@@ -85,6 +112,18 @@ export function sendWebhook(
     return Promise.resolve(fail(`url_not_allowed: ${(error as Error).message}`));
   }
 
+  return post(url, request, options, started, fail, elapsed, true);
+}
+
+function post(
+  url: URL,
+  request: { body: string; headers: Record<string, string> },
+  options: SendOptions,
+  started: number,
+  fail: (error: string, status?: number | null, excerpt?: string | null) => SendOutcome,
+  elapsed: () => number,
+  mayRetry: boolean,
+): Promise<SendOutcome> {
   return new Promise<SendOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: SendOutcome) => {
@@ -97,7 +136,7 @@ export function sendWebhook(
     const req = transport.request(url, {
       method: 'POST',
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
-      agent: false,
+      agent: agentFor(url.protocol, options.allowPrivate),
       ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
     });
     const timer = setTimeout(() => {
@@ -106,6 +145,17 @@ export function sendWebhook(
     }, options.timeoutMs);
 
     req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the receiver closed just as this request went out: nothing reached
+      // it, so the request goes once more on a new connection, within the same deadline.
+      if (mayRetry && req.reusedSocket && error.code === 'ECONNRESET' && !settled) {
+        const left = options.timeoutMs - (performance.now() - started);
+        if (left > 0) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(post(url, request, { ...options, timeoutMs: left }, started, fail, elapsed, false));
+          return;
+        }
+      }
       const code = error instanceof UrlNotAllowedError ? 'url_not_allowed' : (error.code ?? 'request_failed');
       finish(fail(`${code}: ${error.message}`));
     });
