@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signAccessToken } from '@/server/auth/jwt';
 import { db } from '@/server/db/client';
+import { TEST_ENV } from './env';
 import { apiSuite } from './harness';
 import { createTestUser } from './helpers';
 
@@ -389,7 +390,7 @@ describe('API rate limit', () => {
       // Another credential has its own budget.
       expect((await b.admin('GET', '/bookings')).status).toBe(200);
     } finally {
-      delete process.env.API_RATE_LIMIT_PER_SECOND;
+      process.env.API_RATE_LIMIT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_SECOND;
       resetSettingsCache();
     }
   });

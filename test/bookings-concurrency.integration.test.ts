@@ -10,6 +10,7 @@ import { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { dayFromNow, givenResource, givenService, serviceBooking, utc } from './booking-fixtures';
 import { eventsOf, expectProblemCode } from './domain-fixtures';
+import { TEST_ENV } from './env';
 import { apiSuite } from './harness';
 
 // The races send more requests in a second than the per-credential API limit allows; that limit is
@@ -19,7 +20,7 @@ beforeAll(() => {
   resetSettingsCache();
 });
 afterAll(() => {
-  delete process.env.API_RATE_LIMIT_PER_SECOND;
+  process.env.API_RATE_LIMIT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_SECOND;
   resetSettingsCache();
 });
 const { tenant: a } = apiSuite({ agent: true });

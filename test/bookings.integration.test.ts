@@ -239,6 +239,16 @@ describe('list', () => {
     expect(window.body.data.map((x: { id: string }) => x.id)).toEqual([ids[2], ids[1]]);
     const odd = await t.agent('GET', '/bookings?customer_email=odd@example.test');
     expect(odd.body.data.map((x: { id: string }) => x.id)).toEqual([ids[3], ids[1]]);
+    // The e-mail is compared without case, and literally: `_` and `%` are not wildcards.
+    const upper = await t.agent('GET', '/bookings?customer_email=ODD@Example.TEST');
+    expect(upper.body.data.map((x: { id: string }) => x.id)).toEqual([ids[3], ids[1]]);
+    const wildcard = await t.agent('GET', '/bookings?customer_email=od_@example.test');
+    expect(wildcard.body.data).toEqual([]);
+    const combined = await t.agent(
+      'GET',
+      '/bookings?customer_email=odd@example.test&status=confirmed&limit=1',
+    );
+    expect(combined.body.data.map((x: { id: string }) => x.id)).toEqual([ids[1]]);
     expectProblemCode(await t.agent('GET', '/bookings?status=lost'), 422, 'validation_failed');
     expectProblemCode(await t.agent('GET', '/bookings?cursor=garbage'), 422, 'validation_failed');
   });

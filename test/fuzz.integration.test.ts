@@ -25,6 +25,7 @@ import { WebhookPayload } from '@/server/whatsapp/payload';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { givenBooking, givenChannel, givenConversation, givenEndpoint, givenPayment } from './builders';
 import { assertResponseMatchesContract } from './contract';
+import { TEST_ENV } from './env';
 import { type FakeGraph, startFakeGraph } from './fake-graph';
 import { apiSuite, fakeStripeSuite, type SuiteTenant } from './harness';
 import { type Hints, hostileValueOf, jsonSchemaOf, nastyString, toJsonText } from './schema-arbitrary';
@@ -50,8 +51,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await graph.close();
-  delete process.env.API_RATE_LIMIT_PER_SECOND;
-  delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
+  process.env.API_RATE_LIMIT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_SECOND;
+  process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
   resetSettingsCache();
 });
 // Stripe is a stand-in too: a generated key of the right shape is refused by it (401 → 422), never sent

@@ -29,6 +29,7 @@ import {
   givenPayment,
   paymentBody,
 } from './builders';
+import { TEST_ENV } from './env';
 import { type FakeGraph, startFakeGraph } from './fake-graph';
 import { type Api, apiSuite, type SuiteTenant } from './harness';
 import { client } from './helpers';
@@ -45,8 +46,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await graph.close();
-  delete process.env.API_RATE_LIMIT_PER_SECOND;
-  delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
+  process.env.API_RATE_LIMIT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_SECOND;
+  process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
   resetSettingsCache();
 });
 const suite = apiSuite({ other: true, agent: true });

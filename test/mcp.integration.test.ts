@@ -16,6 +16,7 @@ import { hubSignature } from '@/server/whatsapp/signature';
 import { dayFromNow, givenResource, givenService, utc } from './booking-fixtures';
 import { givenBooking, givenChannel, givenConversation } from './builders';
 import { eventsOf } from './domain-fixtures';
+import { TEST_ENV } from './env';
 import { textMessage, whatsappPayload } from './fake-graph';
 import { apiSuite, fakeGraphSuite, type SuiteTenant } from './harness';
 import { type Assistant, closeAssistants, connectAssistant } from './mcp-client';
@@ -506,7 +507,7 @@ describe('credentials, on every HTTP request, as REST answers them', () => {
       expect([batch.status, batch.body.code]).toEqual([429, 'rate_limited']);
       expect(Number(batch.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
-      delete process.env.API_RATE_LIMIT_PER_SECOND;
+      process.env.API_RATE_LIMIT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_SECOND;
       resetSettingsCache();
     }
   });

@@ -14,6 +14,7 @@ import { resetSettingsCache } from '@/server/config/settings';
 import { directDatabaseUrl } from '@/server/db/client';
 import { assertWithinApiRateLimit, leaseSize, resetApiRateLimitLeases } from '@/server/http/api-rate-limit';
 import { AppError } from '@/server/lib/errors';
+import { TEST_ENV } from './env';
 import { apiSuite } from './harness';
 
 const { api, tenant } = apiSuite();
@@ -118,8 +119,8 @@ describe('the leased API limit', () => {
     keyId: 'key_lease',
   };
   afterEach(() => {
-    delete process.env.API_RATE_LIMIT_PER_SECOND;
-    delete process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
+    process.env.API_RATE_LIMIT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_SECOND;
+    process.env.API_RATE_LIMIT_PER_TENANT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_TENANT_PER_SECOND;
     resetSettingsCache();
     resetApiRateLimitLeases();
     vi.restoreAllMocks();

@@ -1,39 +1,82 @@
+// GET /bookings: one page of the tenant's bookings, newest first, each with its payment. The hottest
+// read of the API, so it is one statement (the page and each row's latest payment, through a lateral
+// join) on the raw `pg` pool as a named prepared statement (parsed and planned once per connection
+// and filter combination; unnamed behind a transaction-mode pooler), instead of two Prisma queries:
+// 1.5 ms → about 0.4 ms in-process (README, "Benchmarks"). Raw SQL is not tenant-scoped by the Prisma
+// extension, so the statement names the tenant itself; only the filters the query uses are written,
+// so each combination keeps its index (the cursor walks `(tenant_id, id)`).
 import type { z } from 'zod';
-import { paginate } from '@/server/db/pagination';
+import type { Booking } from '@/server/db/generated/client';
+import { decodeCursor, type Page } from '@/server/db/pagination';
+import { pgPool, statementName } from '@/server/db/pool';
 import type { BookingListQuery } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
-import { paymentsOfBookings, serializeBooking } from './serialize';
+import { type BookingResource, serializeBooking } from './serialize';
 
-export function listBookings(ctx: OperationContext, query: z.output<typeof BookingListQuery>) {
-  const { db } = ctx;
-  const startAt = {
-    ...(query.from ? { gte: new Date(query.from) } : {}),
-    ...(query.to ? { lt: new Date(query.to) } : {}),
+type Row = Booking & { paymentId: string | null; paymentCheckoutUrl: string | null };
+
+const COLUMNS = `b.id, b.tenant_id as "tenantId", b.status, b.customer_name as "customerName",
+  b.customer_email as "customerEmail", b.customer_phone as "customerPhone", b.service,
+  b.start_at as "startAt", b.end_at as "endAt", b.notes, b.metadata,
+  b.cancellation_reason as "cancellationReason", b.service_id as "serviceId",
+  b.resource_id as "resourceId", b.hold_expires_at as "holdExpiresAt", b.blocked_from as "blockedFrom",
+  b.blocked_until as "blockedUntil", b.created_at as "createdAt", b.updated_at as "updatedAt",
+  p.id as "paymentId", p.checkout_url as "paymentCheckoutUrl"`;
+
+/** Each filter: its condition on `b` for parameter `$n`, and the value it binds (none when unused). */
+function filtersOf(query: z.output<typeof BookingListQuery>, before: string | undefined) {
+  return [
+    ['id', (p: string) => `b.id < ${p}`, before],
+    ['status', (p: string) => `b.status = ${p}::"BookingStatus"`, query.status],
+    // Case-insensitive, as Prisma's `mode: 'insensitive'` equality.
+    ['email', (p: string) => `lower(b.customer_email) = lower(${p})`, query.customer_email],
+    ['from', (p: string) => `b.start_at >= ${p}::timestamptz`, query.from],
+    ['to', (p: string) => `b.start_at < ${p}::timestamptz`, query.to],
+    [
+      'phone',
+      (p: string) => `b.customer_phone = ${p}`,
+      query.customer_phone ? `+${query.customer_phone.replace(/^\+/, '')}` : undefined,
+    ],
+    ['service', (p: string) => `b.service_id = ${p}`, query.service_id],
+    ['resource', (p: string) => `b.resource_id = ${p}`, query.resource_id],
+  ] as const;
+}
+
+export async function listBookings(
+  ctx: OperationContext,
+  query: z.output<typeof BookingListQuery>,
+): Promise<Page<BookingResource>> {
+  const values: unknown[] = [ctx.tenantId, query.limit + 1];
+  const conditions = ['b.tenant_id = $1::uuid'];
+  const used: string[] = [];
+  for (const [name, condition, value] of filtersOf(query, decodeCursor(query.cursor))) {
+    if (value === undefined || value === null) continue;
+    values.push(value);
+    conditions.push(condition(`$${values.length}`));
+    used.push(name);
+  }
+  const text = `select ${COLUMNS}
+from bookings b
+left join lateral (
+  select id, checkout_url from payments
+  where tenant_id = b.tenant_id and booking_id = b.id
+  order by created_at desc, id desc
+  limit 1
+) p on true
+where ${conditions.join(' and ')}
+order by b.id desc
+limit $2`;
+  const name = statementName(`switchboard_list_bookings_${used.join('_') || 'all'}`);
+  const { rows } = await pgPool().query<Row>({ ...(name ? { name } : {}), text, values });
+  const page = rows.slice(0, query.limit);
+  return {
+    data: page.map((row) =>
+      serializeBooking(
+        row,
+        row.paymentId ? { id: row.paymentId, checkout_url: row.paymentCheckoutUrl } : null,
+      ),
+    ),
+    next_cursor:
+      rows.length > query.limit ? Buffer.from(page[page.length - 1].id).toString('base64url') : null,
   };
-  return paginate(
-    query,
-    async ({ after, take }) => {
-      const rows = await db.booking.findMany({
-        where: {
-          ...after,
-          ...(query.status ? { status: query.status } : {}),
-          ...(query.customer_email
-            ? { customerEmail: { equals: query.customer_email, mode: 'insensitive' as const } }
-            : {}),
-          ...(query.from || query.to ? { startAt } : {}),
-          ...(query.customer_phone ? { customerPhone: `+${query.customer_phone.replace(/^\+/, '')}` } : {}),
-          ...(query.service_id ? { serviceId: query.service_id } : {}),
-          ...(query.resource_id ? { resourceId: query.resource_id } : {}),
-        },
-        orderBy: { id: 'desc' },
-        take,
-      });
-      const payments = await paymentsOfBookings(
-        db,
-        rows.map((r) => r.id),
-      );
-      return rows.map((row) => ({ row, id: row.id, payment: payments.get(row.id) ?? null }));
-    },
-    ({ row, payment }) => serializeBooking(row, payment),
-  );
 }
