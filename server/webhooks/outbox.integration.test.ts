@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPE_NAMES, type EventType, subscriptionMatches } from '@/server/client-safe/event-catalog';
 import { directDatabaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { exampleObject } from '@/server/events/payloads';
+import { exampleEnvelope, exampleObject } from '@/server/events/payloads';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { DELIVERIES_CHANNEL } from './hand-over';
 import { createEndpoint, recoverDeliveries, resendDelivery } from './index';
@@ -127,5 +128,65 @@ describe('the hand-over', () => {
         recoverDeliveries(ctx(), { id: original.endpointId, since: '2000-01-01T00:00:00Z' }),
       ),
     ).toBe(0);
+  });
+});
+
+describe('the endpoints an event goes to', () => {
+  it('are the active ones whose subscriptions match, as subscriptionMatches says, for every type', async () => {
+    const other = await createTestTenant('outbox targets');
+    const octx = operationContext(other.tenantId, SYSTEM_ACTOR);
+    const subscriptions = [
+      ['*'],
+      ['booking.*'],
+      ['booking.confirmed'],
+      ['conversation.*'],
+      ['conversation.message.*'],
+      ['payment.succeeded', 'booking.cancelled'],
+      ['webhook.*'],
+    ];
+    const endpoints = [];
+    for (const events of subscriptions)
+      endpoints.push(await createEndpoint(octx, { url: 'http://127.0.0.1:9/hook', events }));
+    const inactive = await createEndpoint(octx, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    await forTenant(other.tenantId).webhookEndpoint.update({
+      where: { id: inactive.id },
+      data: { isActive: false },
+    });
+    const about = endpoints[0].id;
+    for (const type of EVENT_TYPE_NAMES as EventType[]) {
+      const event = await forTenant(other.tenantId).$transaction((tx) =>
+        recordEvent(tx, {
+          tenantId: other.tenantId,
+          type,
+          object: exampleObject(type),
+          previous: exampleEnvelope(type).data.previous as never,
+          aboutEndpointId: about,
+        }),
+      );
+      const got = await forTenant(other.tenantId).delivery.findMany({ where: { eventId: event.id } });
+      const expected =
+        type === 'webhook.test'
+          ? []
+          : endpoints.filter((e) => e.id !== about && subscriptionMatches(e.events, type)).map((e) => e.id);
+      expect(got.map((d) => d.endpointId).sort(), type).toEqual(expected.sort());
+    }
+  });
+
+  it('are all written when more match than the ids minted ahead (a second try)', async () => {
+    const many = await createTestTenant('outbox many');
+    const mctx = operationContext(many.tenantId, SYSTEM_ACTOR);
+    for (let i = 0; i < 20; i++)
+      await createEndpoint(mctx, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    const event = await forTenant(many.tenantId).$transaction((tx) =>
+      recordEvent(tx, {
+        tenantId: many.tenantId,
+        type: 'booking.created',
+        object: exampleObject('booking.created'),
+      }),
+    );
+    const rows = await forTenant(many.tenantId).delivery.findMany({ where: { eventId: event.id } });
+    expect(new Set(rows.map((r) => r.endpointId)).size).toBe(20);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(20);
+    expect(await forTenant(many.tenantId).event.count({ where: { id: event.id } })).toBe(1);
   });
 });

@@ -3,7 +3,7 @@
 // rows plus a NOTIFY) commit with the change or not at all, in one statement (./sql/insert-event.sql). The outbox does not know which engine
 // runs the deliveries: each engine reads the rows itself, so nothing committed can be stranded.
 
-import { type EventType, subscriptionMatches } from '@/server/client-safe/event-catalog';
+import type { EventType } from '@/server/client-safe/event-catalog';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { EventEnvelope } from '@/server/events/envelope';
 import { type EventObject, type EventPrevious, validatePayload } from '@/server/events/payloads';
@@ -24,36 +24,38 @@ export interface RecordEventInput<K extends EventType> {
 }
 
 /**
- * Records the event and one delivery per active endpoint whose subscription matches. The object is
- * checked against its type's schema first: an event that does not match cannot be recorded
- * (InvalidEventPayload, which rolls the caller's transaction back).
+ * Records the event and one delivery per active endpoint whose subscription matches, in one
+ * statement (./sql/insert-event.sql selects the endpoints itself). The object is checked against
+ * its type's schema first: an event that does not match cannot be recorded (InvalidEventPayload,
+ * which rolls the caller's transaction back).
  */
 export async function recordEvent<K extends EventType>(
   tx: TenantTx,
   input: RecordEventInput<K>,
 ): Promise<EventEnvelope<EventObject<K>>> {
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { isActive: true },
-    select: { id: true, events: true },
-  });
-  const targets =
-    input.type === 'webhook.test'
-      ? []
-      : endpoints.filter((e) => e.id !== input.aboutEndpointId && subscriptionMatches(e.events, input.type));
-  return (
-    await recordEventFor(
-      tx,
-      input,
-      targets.map((e) => e.id),
-    )
-  ).envelope;
+  return (await writeEvent(tx, input, null)).envelope;
 }
 
 /** Writes the event and its deliveries to exactly `endpointIds` (the test action uses one endpoint). */
-export async function recordEventFor<K extends EventType>(
+export function recordEventFor<K extends EventType>(
   tx: TenantTx,
   input: RecordEventInput<K>,
   endpointIds: string[],
+) {
+  return writeEvent(tx, input, endpointIds);
+}
+
+/**
+ * Delivery ids minted ahead for an event whose endpoints the statement picks: enough for almost every
+ * tenant (most have a few endpoints); one with more matching endpoints is written on a second try
+ * with as many as the first one counted.
+ */
+const IDS_AHEAD = 16;
+
+async function writeEvent<K extends EventType>(
+  tx: TenantTx,
+  input: RecordEventInput<K>,
+  endpointIds: string[] | null,
 ) {
   const data = validatePayload(input.type, input.object, input.previous);
   const id = newId('event');
@@ -66,21 +68,33 @@ export async function recordEventFor<K extends EventType>(
     api_version: 'v1',
     data: data as EventEnvelope<EventObject<K>>['data'],
   };
-  const deliveryIds = endpointIds.map(() => newId('delivery'));
-  await insertEvent.execute(
-    tx,
-    id,
-    input.tenantId,
-    input.type,
-    JSON.stringify(envelope),
-    createdAt,
-    objectIdOf(data),
-    deliveryIds,
-    endpointIds,
-    currentTraceparent(),
-    DELIVERIES_CHANNEL,
-  );
-  return { envelope, deliveryIds };
+  const payload = JSON.stringify(envelope);
+  const write = async (count: number) => {
+    const deliveryIds = Array.from({ length: count }, () => newId('delivery'));
+    const [row] = await insertEvent.rows(
+      tx,
+      id,
+      input.tenantId,
+      input.type,
+      payload,
+      createdAt,
+      objectIdOf(data),
+      deliveryIds,
+      endpointIds,
+      currentTraceparent(),
+      DELIVERIES_CHANNEL,
+      input.aboutEndpointId ?? null,
+    );
+    return {
+      recorded: row.recorded === true,
+      deliveryIds: deliveryIds.slice(0, row.needed ?? 0),
+      needed: row.needed ?? 0,
+    };
+  };
+  let written = await write(endpointIds ? endpointIds.length : IDS_AHEAD);
+  if (!written.recorded) written = await write(written.needed);
+  if (!written.recorded) throw new Error(`event ${id}: its endpoints changed while it was written`);
+  return { envelope, deliveryIds: written.deliveryIds };
 }
 
 /** `data.object.id` of an event, copied onto its deliveries for the `object_id` filter. */
