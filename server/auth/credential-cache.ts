@@ -8,15 +8,13 @@
 // function could answer before it reads a pending notice), and no entry lives longer than
 // MAX_AGE_MS. A lookup that raced a notice is not kept (the generation check); a lookup that found
 // nothing is never kept, so a new key or membership works on its first request.
-import pg from 'pg';
 import { settings } from '@/server/config/settings';
 import { directDatabaseUrl } from '@/server/db/client';
-import { logger } from '@/server/log';
+import { type Listener, listen } from '@/server/db/listen';
 
-export const CREDENTIALS_CHANNEL = 'switchboard_credentials';
-export const MAX_AGE_MS = 60_000;
+const CREDENTIALS_CHANNEL = 'switchboard_credentials';
+const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 10_000;
-const RECONNECT_AFTER_MS = 1_000;
 
 interface Entry<T> {
   value: T;
@@ -27,10 +25,11 @@ const holder = globalThis as unknown as {
   __switchboardCredentialCache?: {
     entries: Map<string, Entry<unknown>>;
     generation: number;
-    listening: boolean;
-    /** The database the listener listens on (tests and benches switch databases within a process). */
+    /** The database listened to (tests and benches switch databases within a process). */
     url?: string;
-    client?: pg.Client;
+    listener?: Promise<Listener>;
+    /** LISTEN is in effect on `url`: only then may an entry be trusted or kept. */
+    listening: boolean;
   };
 };
 
@@ -50,37 +49,31 @@ function enabled(): boolean {
   return !VERCEL && !SERVERLESS;
 }
 
-function listen(url: string): void {
+/** Listens on `url` (and no longer on the database listened to before), without waiting for it. */
+function listenOn(url: string): void {
   const s = state();
-  const client = new pg.Client({ connectionString: url });
-  s.client = client;
-  const lost = () => {
-    if (s.client !== client) return;
-    s.listening = false;
-    s.client = undefined;
-    forgetAll();
-    setTimeout(() => {
-      if (!s.client && s.url === url) listen(url);
-    }, RECONNECT_AFTER_MS).unref();
-  };
-  client.on('notification', forgetAll);
-  client.on('error', (error) => {
-    logger().warn({ err: error }, 'credential cache listener lost; not caching until it is back');
-    lost();
-    client.end().catch(() => undefined);
-  });
-  client.on('end', lost);
-  client
-    .connect()
-    .then(() => client.query(`listen ${CREDENTIALS_CHANNEL}`))
-    .then(() => {
-      if (s.client !== client) return;
+  const previous = s.listener;
+  s.url = url;
+  s.listening = false;
+  forgetAll();
+  void previous?.then((l) => l.stop());
+  const current = listen(CREDENTIALS_CHANNEL, {
+    name: 'credential cache',
+    connectionString: url,
+    unref: true,
+    onNotification: forgetAll,
+    onListening: () => {
+      if (s.listener !== current) return;
       forgetAll(); // whatever changed while nobody listened
       s.listening = true;
-    })
-    .catch(() => client.end().catch(() => undefined));
-  // The listener must not keep a process (a CLI run, a test worker) alive on its own.
-  (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+    },
+    onLost: () => {
+      if (s.listener !== current) return;
+      s.listening = false;
+      forgetAll();
+    },
+  });
+  s.listener = current;
 }
 
 /** `load()`'s answer for `key`, from the cache when this instance may trust it. */
@@ -88,15 +81,7 @@ export async function cachedCredential<T>(key: string, load: () => Promise<T | n
   if (!enabled()) return load();
   const s = state();
   const url = directDatabaseUrl();
-  if (s.url !== url) {
-    const previous = s.client;
-    s.client = undefined;
-    s.listening = false;
-    s.url = url;
-    forgetAll();
-    previous?.end().catch(() => undefined);
-    listen(url);
-  }
+  if (s.url !== url) listenOn(url);
   const now = Date.now();
   const hit = s.entries.get(key) as Entry<T> | undefined;
   if (s.listening && hit && hit.until > now) return hit.value;
@@ -117,10 +102,10 @@ export function credentialCacheListening(): boolean {
 /** Stops listening and forgets everything (tests, shutdown). */
 export async function stopCredentialCache(): Promise<void> {
   const s = state();
-  const client = s.client;
-  s.client = undefined;
+  const listener = s.listener;
+  s.listener = undefined;
   s.url = undefined;
   s.listening = false;
   forgetAll();
-  await client?.end().catch(() => undefined);
+  await (await listener)?.stop();
 }

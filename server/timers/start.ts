@@ -1,9 +1,8 @@
 // Starts the timers in a long-running server (one line in instrumentation.ts): the worker loop with
 // the worker engine, or the relay of plans to Inngest with the Inngest engine (serverless hosts run
 // only the Inngest functions and the `sweep-timers` cron). Stops on SIGTERM/SIGINT.
-import pg from 'pg';
 import { settings } from '@/server/config/settings';
-import { directDatabaseUrl } from '@/server/db/client';
+import { passOnNotification } from '@/server/db/listen';
 import { logger } from '@/server/log';
 import { TIMER_CHANNEL } from './plan';
 
@@ -30,37 +29,9 @@ async function startTimerRelay(): Promise<{ stop(): Promise<void> }> {
     import('./inngest'),
     import('@/server/webhooks/engines/inngest/client'),
   ]);
-  const client = new pg.Client({ connectionString: directDatabaseUrl() });
-  await client.connect();
-  let running: Promise<void> | null = null;
-  let again = false;
-  const pass = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = relayTimers((events) => inngest.send(events))
-      .then(() => undefined)
-      .catch((error) => logger().error({ err: error }, 'timer relay failed; the sweep will retry'))
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          pass();
-        }
-      });
-  };
-  client.on('notification', pass);
-  client.on('error', (error) => logger().error({ err: error }, 'timer relay connection failed'));
-  await client.query(`listen ${TIMER_CHANNEL}`);
-  pass();
-  const retry = setInterval(pass, 30_000);
-  retry.unref();
-  return {
-    async stop() {
-      clearInterval(retry);
-      await running;
-      await client.end();
-    },
-  };
+  return passOnNotification(TIMER_CHANNEL, {
+    name: 'timer relay',
+    retryEveryMs: 30_000,
+    pass: () => relayTimers((events) => inngest.send(events)),
+  });
 }

@@ -5,7 +5,8 @@
 // CLAIM_LEASE_MS; a process that dies leaves claims that lapse, and its timers are claimed again. A
 // timer fires once whatever happens, because its handler marks it fired with its effect (fire.ts).
 import pg from 'pg';
-import { databaseUrl, directDatabaseUrl } from '@/server/db/client';
+import { databaseUrl } from '@/server/db/client';
+import { listen } from '@/server/db/listen';
 import { logger } from '@/server/log';
 import { fireTimer } from './fire';
 import { type DueTimer, TIMER_CHANNEL, type TimerKind } from './plan';
@@ -16,7 +17,8 @@ const RETRY_AFTER_MS = 2_000;
 /** The longest sleep without a NOTIFY (a safety net if one were missed while reconnecting). */
 const MAX_SLEEP_MS = 60_000;
 const BATCH = 20;
-const RECONNECT_AFTER_MS = 1_000;
+/** After the database failed a claim or a read, the loop tries again this much later. */
+const DATABASE_RETRY_MS = 1_000;
 
 const CLAIM_SQL = `with due as (
     select id from timers
@@ -97,7 +99,7 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
         }));
       } catch (error) {
         logger().warn({ err: error }, 'claiming timers failed; retrying');
-        await sleep(RECONNECT_AFTER_MS);
+        await sleep(DATABASE_RETRY_MS);
         continue;
       }
       // At most `concurrency` handlers at once; the batch finishes before the next claim.
@@ -118,7 +120,7 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
           waitMs = Math.min(MAX_SLEEP_MS, Math.max(0, Math.ceil(Number(next))));
       } catch (error) {
         logger().warn({ err: error }, 'reading the next timer failed');
-        waitMs = RECONNECT_AFTER_MS;
+        waitMs = DATABASE_RETRY_MS;
       }
       if (waitMs === 0 || dirty) continue;
       for (const resolve of idleWaiters) resolve();
@@ -137,30 +139,13 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
       sleeper = setTimeout(() => wakeUp?.(), ms);
     });
 
-  // LISTEN on a session of its own (the direct URL behind a transaction-mode pooler), reconnected.
-  let listener: pg.Client | undefined;
-  let reconnect: NodeJS.Timeout | undefined;
-  const listen = async () => {
-    const client = new pg.Client({ connectionString: options.connectionString ?? directDatabaseUrl() });
-    client.on('notification', wake);
-    client.on('error', (error) => logger().warn({ err: error }, 'timer listener error'));
-    client.on('end', () => {
-      if (stopping || listener !== client) return;
-      listener = undefined;
-      reconnect = setTimeout(() => void listen(), RECONNECT_AFTER_MS);
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${TIMER_CHANNEL}`);
-      listener = client;
-      wake(); // whatever was planned while nobody listened
-    } catch (error) {
-      logger().warn({ err: error }, 'timer worker could not listen; retrying');
-      await client.end().catch(() => undefined);
-      if (!stopping) reconnect = setTimeout(() => void listen(), RECONNECT_AFTER_MS);
-    }
-  };
-  await listen();
+  // NOTIFY when a plan commits; the loop also wakes at the next due time on its own.
+  const listener = await listen(TIMER_CHANNEL, {
+    name: 'timer worker',
+    connectionString: options.connectionString,
+    onNotification: wake,
+    onListening: wake, // whatever was planned while nobody listened
+  });
   const looping = loop();
   logger().info('timer worker started');
 
@@ -170,11 +155,10 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
     stop() {
       stopped ??= (async () => {
         stopping = true;
-        clearTimeout(reconnect);
         wakeUp?.();
         await looping;
         await Promise.all(running);
-        await listener?.end().catch(() => undefined);
+        await listener.stop();
         await pool.end();
         logger().info('timer worker stopped');
       })();

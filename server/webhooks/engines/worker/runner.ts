@@ -5,7 +5,8 @@
 // database: SKIP LOCKED keeps their claims apart.
 import pg from 'pg';
 import { settings } from '@/server/config/settings';
-import { databaseUrl, directDatabaseUrl } from '@/server/db/client';
+import { databaseUrl } from '@/server/db/client';
+import { listen } from '@/server/db/listen';
 import { logger } from '@/server/log';
 import { type AttemptJob, type LoadedDelivery, runAttempt } from '@/server/webhooks/attempt/run-attempt';
 import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
@@ -27,7 +28,6 @@ export interface WorkerOptions {
 
 type Claimed = LoadedDelivery & { claimedAt: number };
 
-const RECONNECT_AFTER_MS = 1_000;
 /**
  * How long after an attempt finishes the worker claims again when its last claim came back short:
  * the attempts that finish meanwhile share that claim. Under a cap every finished attempt makes room
@@ -141,31 +141,13 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
     }, CLAIM_COALESCE_MS);
   };
 
-  // LISTEN on a connection of its own, reconnected if it drops; polling covers the gap.
-  let listener: pg.Client | undefined;
-  let reconnect: NodeJS.Timeout | undefined;
-  const listen = async () => {
-    // LISTEN needs a session: the direct URL when a transaction-mode pooler fronts DATABASE_URL.
-    const client = new pg.Client({ connectionString: options.connectionString ?? directDatabaseUrl() });
-    client.on('notification', wake);
-    client.on('error', (error) => logger().warn({ err: error }, 'delivery worker listener error'));
-    client.on('end', () => {
-      if (stopping || listener !== client) return;
-      listener = undefined;
-      reconnect = setTimeout(() => void listen().catch(() => undefined), RECONNECT_AFTER_MS);
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${DELIVERIES_CHANNEL}`);
-      listener = client;
-      wake(); // whatever committed while nobody listened
-    } catch (error) {
-      logger().warn({ err: error }, 'delivery worker could not listen; retrying');
-      await client.end().catch(() => undefined);
-      if (!stopping) reconnect = setTimeout(() => void listen().catch(() => undefined), RECONNECT_AFTER_MS);
-    }
-  };
-  await listen();
+  // NOTIFY from the outbox's commits; polling covers the gaps while the connection is down.
+  const listener = await listen(DELIVERIES_CHANNEL, {
+    name: 'delivery worker',
+    connectionString: options.connectionString,
+    onNotification: wake,
+    onListening: wake, // whatever committed while nobody listened
+  });
   const poll = setInterval(wake, pollIntervalMs);
   logger().info({ concurrency, claim_lease_ms: leaseMs }, 'delivery worker started');
 
@@ -175,14 +157,13 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
       stopped ??= (async () => {
         stopping = true;
         clearInterval(poll);
-        clearTimeout(reconnect);
         clearTimeout(soon);
         await claiming;
         // Give back what was claimed but not started (else it lapses); nothing new starts now.
         const unstarted = claimed.splice(0).map((c) => c.id);
         if (unstarted.length > 0) await releaseClaims.pgRows(pool, [unstarted]).catch(() => undefined);
         await Promise.all(running);
-        await listener?.end().catch(() => undefined);
+        await listener.stop();
         await pool.end();
         logger().info('delivery worker stopped');
       })();
