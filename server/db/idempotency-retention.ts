@@ -3,7 +3,7 @@
 // periodic job (server/jobs/registry.ts) instead of lingering until the same key is reused.
 import { maintenanceDb } from './maintenance';
 
-export const IDEMPOTENCY_RETENTION_BATCH = 500;
+const IDEMPOTENCY_RETENTION_BATCH = 500;
 
 /**
  * Deletes expired keys with their stored answers, oldest first, in batches of their own short

@@ -92,7 +92,8 @@ async function writeEvent<K extends EventType>(
     };
   };
   let written = await write(endpointIds ? endpointIds.length : IDS_AHEAD);
-  if (!written.recorded) written = await write(written.needed);
+  // Room for endpoints another transaction adds between the two statements, too.
+  if (!written.recorded) written = await write(written.needed + IDS_AHEAD);
   if (!written.recorded) throw new Error(`event ${id}: its endpoints changed while it was written`);
   return { envelope, deliveryIds: written.deliveryIds };
 }

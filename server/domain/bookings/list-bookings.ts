@@ -7,7 +7,7 @@
 // so each combination keeps its index (the cursor walks `(tenant_id, id)`).
 import type { z } from 'zod';
 import type { Booking } from '@/server/db/generated/client';
-import { decodeCursor, type Page } from '@/server/db/pagination';
+import { type Page, paginate } from '@/server/db/pagination';
 import { pgPool, statementName } from '@/server/db/pool';
 import type { BookingListQuery } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
@@ -42,20 +42,23 @@ function filtersOf(query: z.output<typeof BookingListQuery>, before: string | un
   ] as const;
 }
 
-export async function listBookings(
+export function listBookings(
   ctx: OperationContext,
   query: z.output<typeof BookingListQuery>,
 ): Promise<Page<BookingResource>> {
-  const values: unknown[] = [ctx.tenantId, query.limit + 1];
-  const conditions = ['b.tenant_id = $1::uuid'];
-  const used: string[] = [];
-  for (const [name, condition, value] of filtersOf(query, decodeCursor(query.cursor))) {
-    if (value === undefined || value === null) continue;
-    values.push(value);
-    conditions.push(condition(`$${values.length}`));
-    used.push(name);
-  }
-  const text = `select ${COLUMNS}
+  return paginate(
+    query,
+    async ({ after, take }) => {
+      const values: unknown[] = [ctx.tenantId, take];
+      const conditions = ['b.tenant_id = $1::uuid'];
+      const used: string[] = [];
+      for (const [name, condition, value] of filtersOf(query, after.id?.lt)) {
+        if (value === undefined || value === null) continue;
+        values.push(value);
+        conditions.push(condition(`$${values.length}`));
+        used.push(name);
+      }
+      const text = `select ${COLUMNS}
 from bookings b
 left join lateral (
   select id, checkout_url from payments
@@ -66,17 +69,13 @@ left join lateral (
 where ${conditions.join(' and ')}
 order by b.id desc
 limit $2`;
-  const name = statementName(`switchboard_list_bookings_${used.join('_') || 'all'}`);
-  const { rows } = await pgPool().query<Row>({ ...(name ? { name } : {}), text, values });
-  const page = rows.slice(0, query.limit);
-  return {
-    data: page.map((row) =>
+      const name = statementName(`switchboard_list_bookings_${used.join('_') || 'all'}`);
+      return (await pgPool().query<Row>({ ...(name ? { name } : {}), text, values })).rows;
+    },
+    (row) =>
       serializeBooking(
         row,
         row.paymentId ? { id: row.paymentId, checkout_url: row.paymentCheckoutUrl } : null,
       ),
-    ),
-    next_cursor:
-      rows.length > query.limit ? Buffer.from(page[page.length - 1].id).toString('base64url') : null,
-  };
+  );
 }

@@ -39,7 +39,7 @@ type Reader = Pick<TenantDb | TenantTx, 'payment'>;
  * The payment each booking shows: its latest (a paid service's booking has the one of its Checkout
  * Session; a booking may also have manual payments recorded against it through POST /payments).
  */
-export async function paymentsOfBookings(db: Reader, bookingIds: string[]) {
+async function paymentsOfBookings(db: Reader, bookingIds: string[]) {
   const found = new Map<string, BookingPayment>();
   if (bookingIds.length === 0) return found;
   const rows = await db.payment.findMany({

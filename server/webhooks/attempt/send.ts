@@ -91,15 +91,6 @@ export function sendWebhook(
   options: SendOptions,
 ): Promise<SendOutcome> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const fail = (error: string, status: number | null = null, excerpt: string | null = null): SendOutcome => ({
-    ok: false,
-    status,
-    latencyMs: elapsed(),
-    excerpt,
-    error,
-  });
-
   let url: URL;
   try {
     url = parseTargetUrl(target, options.allowPrivate);
@@ -109,10 +100,20 @@ export function sendWebhook(
       throw new UrlNotAllowedError(`${host} is not a public address`);
     }
   } catch (error) {
-    return Promise.resolve(fail(`url_not_allowed: ${(error as Error).message}`));
+    return Promise.resolve(failed(started, `url_not_allowed: ${(error as Error).message}`));
   }
+  return post(url, request, options, started, true);
+}
 
-  return post(url, request, options, started, fail, elapsed, true);
+const elapsedSince = (started: number) => Math.round(performance.now() - started);
+
+function failed(
+  started: number,
+  error: string,
+  status: number | null = null,
+  excerpt: string | null = null,
+): SendOutcome {
+  return { ok: false, status, latencyMs: elapsedSince(started), excerpt, error };
 }
 
 function post(
@@ -120,8 +121,6 @@ function post(
   request: { body: string; headers: Record<string, string> },
   options: SendOptions,
   started: number,
-  fail: (error: string, status?: number | null, excerpt?: string | null) => SendOutcome,
-  elapsed: () => number,
   mayRetry: boolean,
 ): Promise<SendOutcome> {
   return new Promise<SendOutcome>((resolve) => {
@@ -140,7 +139,7 @@ function post(
       ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
     });
     const timer = setTimeout(() => {
-      finish(fail(`timeout: no complete response within ${options.timeoutMs} ms`));
+      finish(failed(started, `timeout: no complete response within ${options.timeoutMs} ms`));
       req.destroy();
     }, options.timeoutMs);
 
@@ -152,12 +151,12 @@ function post(
         if (left > 0) {
           settled = true;
           clearTimeout(timer);
-          resolve(post(url, request, { ...options, timeoutMs: left }, started, fail, elapsed, false));
+          resolve(post(url, request, { ...options, timeoutMs: left }, started, false));
           return;
         }
       }
       const code = error instanceof UrlNotAllowedError ? 'url_not_allowed' : (error.code ?? 'request_failed');
-      finish(fail(`${code}: ${error.message}`));
+      finish(failed(started, `${code}: ${error.message}`));
     });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
@@ -166,14 +165,19 @@ function post(
       const done = () => {
         const excerpt = excerptOf(Buffer.concat(chunks));
         if (status >= 200 && status < 300) {
-          finish({ ok: true, status, latencyMs: elapsed(), excerpt, error: null });
+          finish({ ok: true, status, latencyMs: elapsedSince(started), excerpt, error: null });
         } else if (status >= 300 && status < 400) {
           const location = res.headers.location ? ` to ${res.headers.location}` : '';
           finish(
-            fail(`redirect_refused: redirects are not followed (${status}${location})`, status, excerpt),
+            failed(
+              started,
+              `redirect_refused: redirects are not followed (${status}${location})`,
+              status,
+              excerpt,
+            ),
           );
         } else {
-          finish(fail(`http_status: the endpoint answered ${status}`, status, excerpt));
+          finish(failed(started, `http_status: the endpoint answered ${status}`, status, excerpt));
         }
       };
       res.on('data', (chunk: Buffer) => {
@@ -186,7 +190,7 @@ function post(
         }
       });
       res.on('end', done);
-      res.on('error', (error) => finish(fail(`response_failed: ${error.message}`, status)));
+      res.on('error', (error) => finish(failed(started, `response_failed: ${error.message}`, status)));
     });
     req.end(request.body);
   });
