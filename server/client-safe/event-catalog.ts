@@ -109,3 +109,12 @@ export function isEventTypeFilter(value: string): boolean {
 export function eventTypeCondition(filter: string): string | { startsWith: string } {
   return filter.endsWith('.*') ? { startsWith: filter.slice(0, -1) } : filter;
 }
+
+/**
+ * `data.object.id` of an event: copied onto its deliveries for the `object_id` filter, and shown in
+ * the dashboard's event log.
+ */
+export function objectIdOf(data: { object: unknown }): string | null {
+  const object = data.object as { id?: unknown } | null;
+  return typeof object?.id === 'string' ? object.id : null;
+}

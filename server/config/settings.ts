@@ -29,6 +29,9 @@ function durationSetting(name: string, fallback: string) {
     });
 }
 
+/** Delivery attempts in flight at once per tenant and per endpoint, unless the settings say otherwise. */
+export const DEFAULT_IN_FLIGHT_CAPS = { perTenant: 8, perEndpoint: 5 } as const;
+
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.string().url('DATABASE_URL must be a postgres:// URL').optional(),
@@ -81,8 +84,18 @@ const settingsSchema = z.object({
    * Delivery attempts in flight at once per tenant and per endpoint, on either engine: one tenant's
    * backlog or slow receivers can never hold every slot. Keep the tenant's below the worker's 10 slots.
    */
-  WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(8),
-  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(5),
+  WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(DEFAULT_IN_FLIGHT_CAPS.perTenant),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(DEFAULT_IN_FLIGHT_CAPS.perEndpoint),
   /** Webhook endpoints and usable API keys a tenant may have (creating one more answers 409). */
   MAX_WEBHOOK_ENDPOINTS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),
   MAX_API_KEYS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),

@@ -1,7 +1,7 @@
 // Typed events (README "Integrators"): for every catalog type, the schema of its `data.object` (the resource
 // exactly as the REST API returns it, same zod schema) and of `data.previous` where the type has
 // one, plus an example. The outbox validates each event against these before recording it
-// (record.ts); GET /event-types and the OpenAPI `webhooks` map are generated from them, so what
+// (server/webhooks/outbox.ts); GET /event-types and the OpenAPI `webhooks` map are generated from them, so what
 // receivers are promised and what they get cannot drift apart.
 import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '@/server/client-safe/event-catalog';
@@ -122,7 +122,7 @@ function buildEnvelopeSchema(type: EventType) {
 }
 
 /** JSON Schema (draft 2020-12) of one type's envelope, self-contained (no $refs outside it). */
-export function envelopeJsonSchema(type: EventType): Record<string, unknown> {
+function envelopeJsonSchema(type: EventType): Record<string, unknown> {
   return z.toJSONSchema(envelopeSchema(type), { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
     string,
     unknown

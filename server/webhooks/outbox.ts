@@ -3,7 +3,7 @@
 // rows plus a NOTIFY) commit with the change or not at all, in one statement (./sql/insert-event.sql). The outbox does not know which engine
 // runs the deliveries: each engine reads the rows itself, so nothing committed can be stranded.
 
-import type { EventType } from '@/server/client-safe/event-catalog';
+import { type EventType, objectIdOf } from '@/server/client-safe/event-catalog';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { EventEnvelope } from '@/server/events/envelope';
 import { type EventObject, type EventPrevious, validatePayload } from '@/server/events/payloads';
@@ -33,7 +33,8 @@ export async function recordEvent<K extends EventType>(
   tx: TenantTx,
   input: RecordEventInput<K>,
 ): Promise<EventEnvelope<EventObject<K>>> {
-  return (await writeEvent(tx, input, null)).envelope;
+  // A test event goes only where the test action sends it (recordEventFor), never to subscribers.
+  return (await writeEvent(tx, input, input.type === 'webhook.test' ? [] : null)).envelope;
 }
 
 /** Writes the event and its deliveries to exactly `endpointIds` (the test action uses one endpoint). */
@@ -96,12 +97,6 @@ async function writeEvent<K extends EventType>(
   if (!written.recorded) written = await write(written.needed + IDS_AHEAD);
   if (!written.recorded) throw new Error(`event ${id}: its endpoints changed while it was written`);
   return { envelope, deliveryIds: written.deliveryIds };
-}
-
-/** `data.object.id` of an event, copied onto its deliveries for the `object_id` filter. */
-export function objectIdOf(data: { object: unknown }): string | null {
-  const object = data.object as { id?: unknown } | null;
-  return typeof object?.id === 'string' ? object.id : null;
 }
 
 export interface NewDeliveries {

@@ -30,11 +30,7 @@ import {
   THead,
   Tr,
 } from '@/app/_components/ui';
-
-function objectIdOf(data: { object: Record<string, unknown> }): string | null {
-  const id = data.object.id;
-  return typeof id === 'string' ? id : null;
-}
+import { objectIdOf } from '@/server/client-safe/event-catalog';
 
 export function EventsView() {
   const trpc = useTRPC();

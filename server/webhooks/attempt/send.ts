@@ -22,7 +22,7 @@ export const EXCERPT_BYTES = 2048;
  * at every claim lapse, forever) becomes U+FFFD, and if replacements made the text longer than
  * EXCERPT_BYTES it is cut again.
  */
-export function excerptOf(body: Buffer): string {
+function excerptOf(body: Buffer): string {
   // `stream: true` on a fresh decoder leaves an incomplete trailing sequence out instead of mangling it.
   const decode = (bytes: Buffer) => new TextDecoder().decode(bytes, { stream: true });
   const text = decode(body.subarray(0, EXCERPT_BYTES)).replaceAll('\u0000', '\uFFFD');

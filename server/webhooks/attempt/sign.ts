@@ -3,7 +3,7 @@
 // `v1,` signature per secret, space-separated.
 import { Webhook } from 'standardwebhooks';
 
-export const USER_AGENT = 'Switchboard-Webhooks/1';
+const USER_AGENT = 'Switchboard-Webhooks/1';
 
 export interface SignedRequest {
   body: string;

@@ -23,7 +23,7 @@ function truncate(time: number, bucket: 'hour' | 'day'): number {
 }
 
 /** The window and its buckets, or 422 naming the parameter. */
-export function statsWindow(input: StatsInput, now = Date.now()) {
+function statsWindow(input: StatsInput, now = Date.now()) {
   const bucket = input.bucket ?? 'hour';
   const size = bucket === 'hour' ? HOUR : DAY;
   const until = input.until ? Date.parse(input.until) : now;

@@ -33,7 +33,7 @@ const RESPONSE_CLASS: Record<
  * event's type and object id and the last attempt's status are copied there when written), so a
  * filtered page is an index scan of one table.
  */
-export function deliveryWhere(input: ListDeliveriesInput): Prisma.DeliveryWhereInput {
+function deliveryWhere(input: ListDeliveriesInput): Prisma.DeliveryWhereInput {
   const createdAt = {
     ...(input.created_after ? { gte: new Date(input.created_after) } : {}),
     ...(input.created_before ? { lt: new Date(input.created_before) } : {}),

@@ -6,7 +6,7 @@ import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
 import { requeueFailedDeliveries } from './sql/requeue-failed-deliveries';
 
 /** Deliveries requeued per transaction: short transactions, so the API and the engines never wait on it. */
-export const RECOVER_BATCH = 1_000;
+const RECOVER_BATCH = 1_000;
 
 export interface RecoverInput {
   id: string;

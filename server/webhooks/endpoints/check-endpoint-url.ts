@@ -3,7 +3,7 @@
 import { AppError } from '@/server/lib/errors';
 import { assertPublicTarget, UrlNotAllowedError } from '@/server/security/url-guard';
 
-export function urlNotAllowed(detail: string): AppError {
+function urlNotAllowed(detail: string): AppError {
   return new AppError('url_not_allowed', `The webhook url is not allowed: ${detail}`, {
     errors: [{ path: 'url', message: detail }],
   });

@@ -14,7 +14,7 @@ export const RECEIVER_CASES = ['valid', 'bad_signature', 'stale_timestamp', 'tam
 export type ReceiverCase = (typeof RECEIVER_CASES)[number];
 
 /** How old the stale case's timestamp is: twice the 5 minutes receivers should tolerate. */
-export const STALE_BY_MS = 10 * 60 * 1000;
+const STALE_BY_MS = 10 * 60 * 1000;
 
 export interface ReceiverCheckResult {
   case: ReceiverCase;

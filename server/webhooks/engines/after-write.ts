@@ -1,4 +1,5 @@
 import { after } from 'next/server';
+import { settings } from '@/server/config/settings';
 import { logger } from '@/server/log';
 import { deliveryEngine } from './index';
 
@@ -10,6 +11,8 @@ import { deliveryEngine } from './index';
  */
 export function relayOutboxAfterResponse(method: string): void {
   if (method === 'GET' || method === 'HEAD') return;
+  // A long-running server's engine watches the hand-over itself: nothing to do after a response.
+  if (!settings().SERVERLESS) return;
   after(async () => {
     try {
       await (await deliveryEngine()).sweep();

@@ -1,6 +1,7 @@
 // The e-mail the tenant's admins get when the service disables one of their endpoints. Sent only
 // when SMTP_URL names a mail transport; without one nothing is sent (the dashboard shows the banner).
 import nodemailer from 'nodemailer';
+import { publicBaseUrl } from '@/server/config/public-url';
 import { settings } from '@/server/config/settings';
 import type { OperationContext } from '@/server/domain/context';
 import type { EndpointResource } from '@/server/webhooks/serialize';
@@ -15,10 +16,7 @@ export async function sendDisabledNotice(ctx: OperationContext, endpoint: Endpoi
   });
   if (admins.length === 0) return 0;
   const tenant = await ctx.db.tenant.findUnique({ where: { id: ctx.tenantId }, select: { name: true } });
-  const dashboard = new URL(
-    `/settings/webhooks/${encodeURIComponent(endpoint.id)}`,
-    config.AUTH_URL ?? process.env.NEXTAUTH_URL ?? `http://localhost:${config.PORT}`,
-  );
+  const dashboard = new URL(`/settings/webhooks/${encodeURIComponent(endpoint.id)}`, publicBaseUrl());
   const transport = nodemailer.createTransport(config.SMTP_URL);
   try {
     await transport.sendMail({

@@ -27,8 +27,8 @@ export interface InsertEventRow {
  * event row, one delivery row per target endpoint (due now), and the hand-over's NOTIFY if there is
  * any delivery (hand-over.ts). The targets are `endpointIds` when given (the test action), else the
  * tenant's active endpoints whose subscriptions match the type (as subscriptionMatches in the event
- * catalog: `*`, the type itself, or a family `<prefix>.*`), never `aboutEndpointId`, none for
- * `webhook.test`: read in the same statement, so an event costs one round trip. Delivery ids are
+ * catalog: `*`, the type itself, or a family `<prefix>.*`), never `aboutEndpointId`: read in the
+ * same statement, so an event costs one round trip. Delivery ids are
  * minted by the caller (time-ordered, server/lib/ids.ts) and taken in order; when more endpoints
  * match than ids were given, nothing is written and `needed` says how many to send again. Raw SQL,
  * so the tenant is written explicitly on every row.
@@ -38,7 +38,7 @@ export const insertEvent = typedSql<InsertEventParams, InsertEventRow>({
   text: `with targets as (
   select w.id as endpoint_id, row_number() over (order by w.id) as n
   from webhook_endpoints w
-  where $8::text[] is null and w.tenant_id = $2::uuid and w.is_active and $3 <> 'webhook.test'
+  where $8::text[] is null and w.tenant_id = $2::uuid and w.is_active
     and w.id is distinct from $11::text
     and exists (
       select 1 from unnest(w.events) s

@@ -7,7 +7,7 @@
 // each key value is a queue of its own at Inngest, so neither a slow receiver nor one tenant's backlog
 // can hold every run, and other tenants' runs start beside them.
 
-import { settings } from '@/server/config/settings';
+import { DEFAULT_IN_FLIGHT_CAPS, settings } from '@/server/config/settings';
 import { jobsFor } from '@/server/jobs/registry';
 import { maxAttempts, runAttempt, waitAfter } from '@/server/webhooks/attempt/run-attempt';
 import { DELIVERY_REQUESTED, type DeliveryRequested, inngest } from './client';
@@ -24,7 +24,7 @@ function inFlightCaps(): { perTenant: number; perEndpoint: number } {
       perEndpoint: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     };
   } catch {
-    return { perTenant: 8, perEndpoint: 5 };
+    return { ...DEFAULT_IN_FLIGHT_CAPS };
   }
 }
 const caps = inFlightCaps();

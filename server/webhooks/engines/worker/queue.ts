@@ -1,6 +1,6 @@
 // The worker engine's queue is the deliveries table itself: a pending delivery whose
-// `next_attempt_at` has come is due. Workers claim due deliveries with SKIP LOCKED, so any number
-// of processes share one database; a claim holds its delivery until `locked_until`, and recording
+// `next_attempt_at` has come is due. Workers claim due deliveries one claim at a time under a lock
+// (see below), so any number of processes share one database; a claim holds its delivery until `locked_until`, and recording
 // the attempt ends it. A claim of a process that died simply lapses, so its deliveries run again
 // (at least once, never lost) without any heartbeat or unlock step.
 //

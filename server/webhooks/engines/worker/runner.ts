@@ -2,7 +2,8 @@
 // the per-tenant and per-endpoint caps) and runs at most `concurrency` attempts at once. A NOTIFY from the outbox transaction wakes it as soon as new
 // deliveries commit; polling every `pollIntervalMs` finds retries as they fall due (and keeps it
 // working while the listening connection is down). Several processes may run it against one
-// database: SKIP LOCKED keeps their claims apart.
+// database: their claims take turns under one lock (./sql/lock-claims.sql), so none claims a
+// delivery another holds.
 import pg from 'pg';
 import { settings } from '@/server/config/settings';
 import { databaseUrl } from '@/server/db/client';
