@@ -228,6 +228,8 @@ describe('list', () => {
 
     const page1 = await t.agent('GET', '/bookings?limit=2');
     expect(page1.body.data.map((x: { id: string }) => x.id)).toEqual([ids[4], ids[3]]);
+    // The list reads its rows in its own statement: each one as GET /bookings/{id} shows it.
+    expect(page1.body.data[0]).toEqual((await t.agent('GET', `/bookings/${ids[4]}`)).body);
     const page2 = await t.agent('GET', `/bookings?limit=2&cursor=${page1.body.next_cursor}`);
     expect(page2.body.data.map((x: { id: string }) => x.id)).toEqual([ids[2], ids[1]]);
     const page3 = await t.agent('GET', `/bookings?limit=2&cursor=${page2.body.next_cursor}`);

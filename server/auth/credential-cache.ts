@@ -45,8 +45,7 @@ function forgetAll(): void {
 }
 
 function enabled(): boolean {
-  const { VERCEL, SERVERLESS } = settings();
-  return !VERCEL && !SERVERLESS;
+  return !settings().SERVERLESS; // set on Vercel too (server/config/settings.ts)
 }
 
 /** Listens on `url` (and no longer on the database listened to before), without waiting for it. */

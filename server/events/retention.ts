@@ -6,7 +6,7 @@
 import { settings } from '@/server/config/settings';
 import { maintenanceDb } from '@/server/db/maintenance';
 
-export const RETENTION_BATCH = 500;
+const RETENTION_BATCH = 500;
 
 export interface RetentionOptions {
   /** Default EVENT_RETENTION_DAYS; 0 keeps everything. */

@@ -9,7 +9,7 @@ export const MAX_MCP_BATCH = 100;
 
 const MessageId = z.union([z.string().min(1).max(200), z.number().int()]);
 
-export const McpMessage = z
+const McpMessage = z
   .looseObject({
     jsonrpc: z.literal('2.0'),
     id: MessageId.optional().meta({ description: 'A request’s id, which its answer carries back' }),
@@ -32,7 +32,7 @@ export const McpMessage = z
 
 export const McpMessages = z.union([McpMessage, z.array(McpMessage).min(1).max(MAX_MCP_BATCH)]);
 
-export const McpAnswer = z
+const McpAnswer = z
   .looseObject({
     jsonrpc: z.literal('2.0'),
     id: MessageId.nullable(),

@@ -31,12 +31,12 @@ import type { McpAnswers } from './messages';
 import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool } from './tool';
 import { ASSISTANT_INSTRUCTIONS, ASSISTANT_TOOLS } from './tools';
 
-export const MCP_SERVER_INFO = { name: 'switchboard', title: 'Switchboard', version: '1.0.0' };
+const MCP_SERVER_INFO = { name: 'switchboard', title: 'Switchboard', version: '1.0.0' };
 
 export type McpReply = { status: 200; body: z.input<typeof McpAnswers> } | { status: 202 };
 
 /** A tool as tools/list shows it: its schemas generated from its route. */
-export function toolDefinition(tool: AssistantTool): Tool {
+function toolDefinition(tool: AssistantTool): Tool {
   const outputSchema = outputSchemaOf(tool);
   return {
     name: tool.name,

@@ -143,7 +143,7 @@ export function inputSchemaOf(tool: AssistantTool): JsonSchema {
 }
 
 /** The schema of the route's success answer (its one 2xx response with a body). */
-export function successSchemaOf(tool: AssistantTool): z.ZodType | undefined {
+function successSchemaOf(tool: AssistantTool): z.ZodType | undefined {
   const success = Object.entries(tool.route.responses as Record<string, ResponseSpec>).find(
     ([status, spec]) => Number(status) < 300 && spec.schema,
   );

@@ -2,6 +2,7 @@
 // deposit or price), and the way it withdraws the request when the booking's hold runs out.
 import { stripeClient } from './client';
 import { type StripeFailure, stripeFailure } from './errors';
+import { completedSessionIsPaid } from './webhook-events';
 
 /** Stripe refuses an `expires_at` less than 30 minutes after it creates the session... */
 export const CHECKOUT_MIN_LIFETIME_MS = 30 * 60_000;
@@ -154,7 +155,7 @@ export async function expireCheckoutSession(secretKey: string, sessionId: string
         return {
           ok: true,
           status: 'complete',
-          paid: session.payment_status !== 'unpaid',
+          paid: completedSessionIsPaid(session.payment_status),
           paymentIntentId: typeof intent === 'string' ? intent : (intent?.id ?? null),
         };
       }

@@ -19,8 +19,8 @@ import { settings } from '@/server/config/settings';
 /** The Stripe API version every call is made with (the one the installed SDK's types describe). */
 export const STRIPE_API_VERSION = '2026-10-28.endive' satisfies Stripe.LatestApiVersion;
 
-export const STRIPE_TIMEOUT_MS = 10_000;
-export const STRIPE_MAX_NETWORK_RETRIES = 2;
+const STRIPE_TIMEOUT_MS = 10_000;
+const STRIPE_MAX_NETWORK_RETRIES = 2;
 
 /** host, port and protocol of STRIPE_API_URL, as the SDK takes them. */
 export function stripeEndpoint(apiUrl = settings().STRIPE_API_URL) {

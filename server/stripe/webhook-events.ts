@@ -4,6 +4,15 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
 
+/**
+ * Whether a completed Checkout Session has its money: Stripe's `payment_status` is `paid`, or
+ * `no_payment_required`; `unpaid` is a delayed method (a bank debit) still settling. One rule for the
+ * webhook and for the hold's own look at the session (./checkout.ts).
+ */
+export function completedSessionIsPaid(paymentStatus: string): boolean {
+  return paymentStatus !== 'unpaid';
+}
+
 /** Stripe's own default: a signature timestamp more than 5 minutes from now is refused (replays). */
 export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -97,7 +106,8 @@ export function readStripeEvent(event: Stripe.Event): StripeNotice {
         return { kind: 'checkout_failed', ...base };
       }
       const paid =
-        event.type === 'checkout.session.async_payment_succeeded' || session.payment_status === 'paid';
+        event.type === 'checkout.session.async_payment_succeeded' ||
+        completedSessionIsPaid(session.payment_status);
       return paid
         ? { kind: 'checkout_paid', ...base, paymentIntentId: session.payment_intent ?? null }
         : { kind: 'checkout_awaiting_payment', ...base };

@@ -23,7 +23,7 @@ type Merge<A, B> = unknown extends B ? A : A & B;
 type NoneIfEmpty<T> = keyof T extends never ? undefined : T;
 
 /** The input a derived procedure takes: path parameters plus body or query fields. */
-export type RouteInput<R extends AnyTenantRoute> = NoneIfEmpty<
+type RouteInput<R extends AnyTenantRoute> = NoneIfEmpty<
   Merge<Merge<PathParams<R['path']>, InputOf<R['body']>>, InputOf<R['query']>>
 >;
 
@@ -32,12 +32,12 @@ type SuccessBody<R extends Responses> = {
 }[keyof R & number];
 
 /** What a derived procedure answers: the body of one of the route's declared responses. */
-export type RouteOutput<R extends AnyTenantRoute> = SuccessBody<R['responses']>;
+type RouteOutput<R extends AnyTenantRoute> = SuccessBody<R['responses']>;
 
 type Def<R extends AnyTenantRoute> = { input: RouteInput<R>; output: RouteOutput<R>; meta: object };
 
 /** The procedure of one route: a query for GET, a mutation otherwise. */
-export type ProcedureOf<R extends AnyTenantRoute> = R extends { method: 'GET' }
+type ProcedureOf<R extends AnyTenantRoute> = R extends { method: 'GET' }
   ? TRPCQueryProcedure<Def<R>>
   : TRPCMutationProcedure<Def<R>>;
 

@@ -8,7 +8,7 @@
 //   atomically, as a new booking would be). If the slot was taken since, the booking stays expired and
 //   the payment is refunded in full through Stripe; that call is never made inside this transaction:
 //   the obligation is recorded here as a `payment.refund_late` timer (due now) and performed once by
-//   refund-late-payment.ts after the commit, so a crash in between cannot lose it.
+//   `refundLatePayment` in checkout-timers.ts after the commit, so a crash in between cannot lose it.
 // - Failed (expired unpaid, or a delayed payment that failed): payment pending → failed
 //   (payment.failed) and a still-pending booking expired (booking.expired), freeing its slot.
 // - A booking in any other state (confirmed by hand, cancelled, completed) is left as it is: a paid
@@ -99,7 +99,7 @@ async function confirmPaidBooking(tx: TenantTx, ctx: OperationContext, bookingId
 }
 
 /** pending → expired (booking.expired), freeing its slot; any other state is left as it is. */
-export async function expireUnpaidBooking(tx: TenantTx, tenantId: string, bookingId: string) {
+async function expireUnpaidBooking(tx: TenantTx, tenantId: string, bookingId: string) {
   await transitionIn(tx, tenantId, { id: bookingId, to: 'expired', event: 'booking.expired' }).catch(
     refusedTransition,
   );

@@ -50,7 +50,7 @@ export async function refundPayment(ctx: OperationContext, input: RefundRequest)
  * the amount already refunded when the request came (a retry finds the same amount until the first
  * one is recorded).
  */
-export function refundIdempotencyKey(payment: { id: string; refundedAmount: number }, requestKey?: string) {
+function refundIdempotencyKey(payment: { id: string; refundedAmount: number }, requestKey?: string) {
   return requestKey
     ? `switchboard-refund-${payment.id}-key-${sha256Hex(requestKey).slice(0, 32)}`
     : `switchboard-refund-${payment.id}-after-${payment.refundedAmount}`;
