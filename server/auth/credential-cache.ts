@@ -1,13 +1,15 @@
-// The credential lookups of a request (an API key by its prefix; a membership with its user's
-// tokens_valid_after), cached in this process so a request reads neither from PostgreSQL again.
-// Revocation still takes effect at once: triggers (migration 20261125170000) send a NOTIFY on
-// CREDENTIALS_CHANNEL whenever a key is revoked, expires early, is deleted, or a membership or a
-// user's tokens_valid_after changes, and every listening instance forgets all it cached when it
-// arrives (milliseconds after the commit). The cache is used only while this instance is listening
-// (a dropped connection empties it until LISTEN is back), never in serverless mode (a frozen
-// function could answer before it reads a pending notice), and no entry lives longer than
-// MAX_AGE_MS. A lookup that raced a notice is not kept (the generation check); a lookup that found
-// nothing is never kept, so a new key or membership works on its first request.
+// API keys as a request looks them up (by prefix), cached in this process so a request does not
+// read its key from PostgreSQL again. Revocation still takes effect: a revoke or rotation made by
+// this instance forgets the cache as soon as it commits (`forgetCachedCredentials`), and for the
+// other instances triggers (migration 20261125170000) send a NOTIFY on CREDENTIALS_CHANNEL whenever a
+// key is revoked, re-dated or deleted (or a membership or a user's tokens_valid_after changes), and
+// each forgets all it cached when the notice arrives: within the notice's latency after the commit
+// (typically under a millisecond; a request that reaches another instance in that window may still
+// be accepted). The cache is used only while this instance is listening (a dropped connection
+// empties it until LISTEN is back), never in serverless mode (a frozen function could answer before
+// it reads a pending notice), and no entry lives longer than MAX_AGE_MS. A lookup that raced a
+// notice is not kept (the generation check); a lookup that found nothing is never kept, so a new
+// key works on its first request. Memberships are not cached (server/auth/principal.ts).
 import { settings } from '@/server/config/settings';
 import { directDatabaseUrl } from '@/server/db/client';
 import { type Listener, listen } from '@/server/db/listen';
@@ -73,6 +75,14 @@ function listenOn(url: string): void {
     },
   });
   s.listener = current;
+}
+
+/**
+ * Forgets everything now, in this instance: a change this instance just committed holds from its
+ * very next request, without waiting for the notice (which tells the other instances).
+ */
+export function forgetCachedCredentials(): void {
+  forgetAll();
 }
 
 /** `load()`'s answer for `key`, from the cache when this instance may trust it. */

@@ -45,9 +45,10 @@ async function authenticateApiKey(token: string): Promise<Principal> {
 }
 
 /**
- * A valid signature is not enough: the membership is checked on every request (read once, then
- * cached until any membership changes: ./credential-cache.ts), so removing a member or changing a
- * role takes effect at once, not when the 30-minute token expires (README "Hostile input").
+ * A valid signature is not enough: the membership is read on every request (one primary-key read,
+ * not cached: a removal must hold from the very next request, which a cache told by NOTIFY could
+ * miss by the notice's latency), so removing a member or changing a role takes effect at once, not
+ * when the 30-minute token expires (README "Hostile input").
  * The same read takes the user's `tokens_valid_after`: a token issued before it (a password reset, a
  * reused refresh token) is refused at once too (issue 21, finding 6). One primary-key lookup and
  * its user row, like an API key's one read.
@@ -60,13 +61,10 @@ async function authenticateAccessToken(token: string): Promise<Principal> {
       : Errors.unauthenticated('Invalid access token');
   const { tid: tenantId, sub: userId, iat } = result.claims;
   if (!isUuid(tenantId)) throw Errors.unauthenticated('Invalid access token');
-  const membership = await cachedCredential(`membership:${tenantId}:${userId}`, async () => {
-    const [row] = await db().$queryRaw<{ role: Role; tokens_valid_after: Date | null }[]>`
-      select m.role, u.tokens_valid_after
-      from memberships m join users u on u.id = m.user_id
-      where m.tenant_id = ${tenantId}::uuid and m.user_id = ${userId}`;
-    return row ?? null;
-  });
+  const [membership] = await db().$queryRaw<{ role: Role; tokens_valid_after: Date | null }[]>`
+    select m.role, u.tokens_valid_after
+    from memberships m join users u on u.id = m.user_id
+    where m.tenant_id = ${tenantId}::uuid and m.user_id = ${userId}`;
   if (!membership) throw Errors.unauthenticated('This user no longer belongs to the tenant');
   if (issuedBefore(iat, membership.tokens_valid_after))
     throw Errors.unauthenticated(

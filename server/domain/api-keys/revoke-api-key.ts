@@ -1,3 +1,4 @@
+import { forgetCachedCredentials } from '@/server/auth/credential-cache';
 import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -13,7 +14,14 @@ async function revokeApiKeyUnaudited(ctx: OperationContext, input: { id: string 
 }
 
 /** revokeApiKey, in one transaction with its audit entry (api_key.revoked). */
-export const revokeApiKey = audited(revokeApiKeyUnaudited, (input) => ({
+const revokeApiKeyAudited = audited(revokeApiKeyUnaudited, (input) => ({
   action: 'api_key.revoked',
   target: { type: 'api_key', id: input.id },
 }));
+
+/** revokeApiKeyAudited, then this instance's credential cache forgets the old key at once. */
+export async function revokeApiKey(...args: Parameters<typeof revokeApiKeyAudited>) {
+  const result = await revokeApiKeyAudited(...args);
+  forgetCachedCredentials();
+  return result;
+}

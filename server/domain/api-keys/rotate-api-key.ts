@@ -1,3 +1,4 @@
+import { forgetCachedCredentials } from '@/server/auth/credential-cache';
 import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -25,7 +26,14 @@ function rotateApiKeyUnaudited(ctx: OperationContext, input: { id: string; grace
 }
 
 /** rotateApiKey, in one transaction with its audit entry (api_key.rotated). */
-export const rotateApiKey = audited(rotateApiKeyUnaudited, (input) => ({
+const rotateApiKeyAudited = audited(rotateApiKeyUnaudited, (input) => ({
   action: 'api_key.rotated',
   target: { type: 'api_key', id: input.id },
 }));
+
+/** rotateApiKeyAudited, then this instance's credential cache forgets the old key at once. */
+export async function rotateApiKey(...args: Parameters<typeof rotateApiKeyAudited>) {
+  const result = await rotateApiKeyAudited(...args);
+  forgetCachedCredentials();
+  return result;
+}
