@@ -82,7 +82,7 @@ describe('the credential cache', () => {
     );
   });
 
-  it('cuts off a cached membership at once when the member is removed', async () => {
+  it('cuts off an access token at once when its member is removed (memberships are not cached)', async () => {
     const agent = await tenant.as('agent');
     expect((await agent('GET', '/bookings')).status).toBe(200);
     expect((await agent('GET', '/bookings')).status).toBe(200);
