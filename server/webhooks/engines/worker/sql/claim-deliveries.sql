@@ -78,6 +78,14 @@ select d.id, d.tenant_id as "tenantId", d.status, d.attempt_count as "attemptCou
   w.previous_secret_expires_at as "previousSecretExpiresAt"
 from claimed d
 join picked p on p.id = d.id
-join events e on e.id = d.event_id and e.tenant_id = d.tenant_id
+-- The event by its key, one index lookup per claimed delivery: `offset 0` keeps this a lookup. Joined
+-- flat, the planner (which counts on one claimed row) may read the tenant's every event per row: 17 ms
+-- instead of 4 for a claim of 30 from a tenant with 1,200 events and the table's statistics not yet
+-- refreshed, and claims run one at a time.
+cross join lateral (
+  select e.id, e.type, e.payload from events e
+  where e.id = d.event_id and e.tenant_id = d.tenant_id
+  offset 0
+) e
 join webhook_endpoints w on w.id = d.endpoint_id and w.tenant_id = d.tenant_id
 order by p.tenant_turn, d.next_attempt_at, d.id
