@@ -3,12 +3,18 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client';
 import { guardUndefinedWhere } from './guards';
+import { prismaStatementNames } from './statement-names';
 
 function createClient(url: string) {
   // Connections per instance: a serverless function wants few (the pooler multiplexes them).
   const fallback = process.env.VERCEL || process.env.SERVERLESS === 'true' ? 3 : 10;
   const max = Number(process.env.DATABASE_POOL_MAX || fallback);
-  const adapter = new PrismaPg({ connectionString: url, max });
+  // Every query a named statement per connection (parsed and planned once), except behind a pooler.
+  const statementNameGenerator = prismaStatementNames();
+  const adapter = new PrismaPg(
+    { connectionString: url, max },
+    statementNameGenerator ? { statementNameGenerator } : undefined,
+  );
   return new PrismaClient({ adapter }).$extends(guardUndefinedWhere);
 }
 

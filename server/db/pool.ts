@@ -1,6 +1,7 @@
 // A small raw pg pool for the parts that speak SQL themselves (rate limiter, job queue).
 import pg from 'pg';
 import { databaseUrl } from './client';
+import { statementName } from './statement-names';
 
 const holder = globalThis as unknown as { __switchboardPool?: { url: string; pool: pg.Pool } };
 
@@ -12,16 +13,6 @@ export function pgPool(): pg.Pool {
     holder.__switchboardPool = { url, pool };
   }
   return holder.__switchboardPool.pool;
-}
-
-/**
- * A prepared statement's name, or none behind a transaction-mode pooler: a named statement lives in
- * the server session it was prepared on, and the pooler hands the next query another one. A pooler is
- * assumed when DIRECT_URL is set apart from DATABASE_URL (README, "Deploying").
- */
-export function statementName(name: string): string | undefined {
-  const direct = process.env.DIRECT_URL;
-  return direct && direct !== process.env.DATABASE_URL ? undefined : name;
 }
 
 /**

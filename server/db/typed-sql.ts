@@ -4,7 +4,7 @@
 // columns; callers run it through Prisma or a `pg` pool without writing a type by hand. Raw SQL is
 // not tenant-scoped by the Prisma extension: every such statement names the tenant itself.
 import type pg from 'pg';
-import { statementName } from './pool';
+import { statementName } from './statement-names';
 
 /** Prisma's raw entry points (the client, a tenant scope, or a transaction of either). */
 export interface RawQueryable {

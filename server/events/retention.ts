@@ -24,6 +24,8 @@ export async function deleteExpiredEvents(options: RetentionOptions = {}): Promi
   const stopAt = Date.now() + (options.budgetMs ?? 30_000);
   let deleted = 0;
   for (;;) {
+    // `= any (array(…))`: a key lookup in any plan; `in (select …)` planned generically (the statement
+    // is named, server/db/statement-names.ts) scanned the whole table.
     const gone = await maintenanceDb().$executeRaw`
       with doomed as (
         select e.id from events e
@@ -33,7 +35,7 @@ export async function deleteExpiredEvents(options: RetentionOptions = {}): Promi
         limit ${batch}
         for update skip locked
       )
-      delete from events where id in (select id from doomed)`;
+      delete from events where id = any (array(select id from doomed))`;
     deleted += gone;
     if (gone < batch || Date.now() >= stopAt) return deleted;
   }

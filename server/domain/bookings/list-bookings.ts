@@ -8,7 +8,8 @@
 import type { z } from 'zod';
 import type { Booking } from '@/server/db/generated/client';
 import { type Page, paginate } from '@/server/db/pagination';
-import { pgPool, statementName } from '@/server/db/pool';
+import { pgPool } from '@/server/db/pool';
+import { statementName } from '@/server/db/statement-names';
 import type { BookingListQuery } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { type BookingResource, serializeBooking } from './serialize';
