@@ -6,15 +6,20 @@
 //   the in-process worker delivering them to loopback receivers), 10 connections;
 // - scale: the read again after 1,000,000 deliveries, 100,000 events, 10,000 endpoints and 100,000
 //   bookings of 1,000 other tenants were generated in SQL, divided by the same figure before.
+// Each measurement's CPU time per request is read too (./_cpu.ts): the server's processes, PostgreSQL's,
+// and this process (the load generator and the receivers); it says what rate the cores allow at that
+// cost, next to the rate measured.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadOtherTenants } from '@/scripts/lib/other-tenants';
 import { cli, startProductionServer } from '@/scripts/lib/production-server';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
+import { type CpuSpent, cpuCeiling, measureCpu } from './_cpu';
 import { type BenchResult, median, round } from './_results';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -32,6 +37,40 @@ function measure(target: Target, connections: number) {
   return autocannon({ ...target, connections, duration: DURATION_S });
 }
 
+/** Where the CPU of a measurement is read: PostgreSQL, and the server's own processes. */
+let cpuSource: { databaseUrl: string; serverPids: () => number[] } | undefined;
+
+interface Measured {
+  result: autocannon.Result;
+  /** CPU of the server's processes and PostgreSQL's (`spent`), and of this process (`benchMs`). */
+  spent: CpuSpent;
+  benchMs: number;
+}
+
+async function measureWithCpu(target: Target, connections: number): Promise<Measured> {
+  if (!cpuSource) throw new Error('cpuSource is not set');
+  const cpu = await measureCpu(cpuSource.databaseUrl, cpuSource.serverPids);
+  const own = process.cpuUsage();
+  const result = await measure(target, connections);
+  const used = process.cpuUsage(own);
+  return { result, spent: await cpu.stop(), benchMs: (used.user + used.system) / 1000 };
+}
+
+/** CPU ms per request of the medians of `runs`, and the requests/s the cores allow at that cost. */
+function cpuPerRequest(runs: Measured[]) {
+  const count = (m: Measured) => m.result.requests.total;
+  const per = (f: (m: Measured) => number) => round(median(runs.map((m) => f(m) / count(m))), 3);
+  return {
+    server_ms: per((m) => m.spent.processMs),
+    database_ms: per((m) => m.spent.databaseMs),
+    load_generator_ms: per((m) => m.benchMs),
+    allows_req_s: round(
+      median(runs.map((m) => cpuCeiling(m.spent, count(m), os.cpus().length, m.benchMs))),
+      0,
+    ),
+  };
+}
+
 const row = (name: string, r: autocannon.Result) =>
   `${name.padEnd(38)} p50 ${String(r.latency.p50).padStart(4)} ms  ` +
   `p99 ${String(r.latency.p99).padStart(4)} ms  ` +
@@ -42,12 +81,18 @@ async function compare(label: string, baseline: Target, subject: Target, connect
   const ratios: number[] = [];
   const subjects: autocannon.Result[] = [];
   const baselines: autocannon.Result[] = [];
+  const subjectRuns: Measured[] = [];
+  const baselineRuns: Measured[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const base = await measure(baseline, connections);
-    const sub = await measure(subject, connections);
+    const baseRun = await measureWithCpu(baseline, connections);
+    const subRun = await measureWithCpu(subject, connections);
+    const base = baseRun.result;
+    const sub = subRun.result;
     if (sub.errors + sub.non2xx > 0) throw new Error(`${label}: ${sub.errors + sub.non2xx} failed requests`);
     baselines.push(base);
     subjects.push(sub);
+    baselineRuns.push(baseRun);
+    subjectRuns.push(subRun);
     ratios.push(sub.requests.average / base.requests.average);
     console.log(`  round ${i + 1}: ${row('GET /api/health', base)}`);
     console.log(`           ${row(label, sub)}  ratio ${ratios[i].toFixed(2)}`);
@@ -62,10 +107,18 @@ async function compare(label: string, baseline: Target, subject: Target, connect
     p99_ms: p99,
     health_req_s: round(median(baselines.map((s) => s.requests.average)), 0),
     health_p99_ms: median(baselines.map((s) => s.latency.p99)),
+    cpu_per_request: cpuPerRequest(subjectRuns),
+    health_cpu_per_request: cpuPerRequest(baselineRuns),
+    cpu_allows_vs_health: 0,
   };
+  summary.cpu_allows_vs_health = round(summary.cpu_per_request.allows_req_s / summary.health_req_s);
+  const c = summary.cpu_per_request;
   console.log(
     `${label}, ${connections} connection(s): ${summary.req_s} req/s, p99 ${p99} ms; ` +
-      `/health ${summary.health_req_s} req/s; median ratio ${ratio.toFixed(2)}`,
+      `/health ${summary.health_req_s} req/s; median ratio ${ratio.toFixed(2)}\n` +
+      `  CPU per request: server ${c.server_ms} ms, PostgreSQL ${c.database_ms} ms, load generator and ` +
+      `receivers ${c.load_generator_ms} ms (health: server ${summary.health_cpu_per_request.server_ms} ms); ` +
+      `the cores allow ${c.allows_req_s} req/s at that cost, ${summary.cpu_allows_vs_health} of /health's rate`,
   );
   return summary;
 }
@@ -143,6 +196,13 @@ export async function run(): Promise<BenchResult> {
       'bench-password',
     ]);
     const { url: dbUrl } = await ensureEmbeddedDatabase(server.dataDir);
+    cpuSource = {
+      databaseUrl: dbUrl,
+      serverPids: () =>
+        processTreeRss(server.pid)
+          .filter((p) => !p.command.includes('postgres'))
+          .map((p) => p.pid),
+    };
     const client = new pg.Client({ connectionString: dbUrl });
     await client.connect();
     await client.query(

@@ -1,12 +1,17 @@
 // Webhook delivery on the worker engine: commit→receipt latency (p50/p99) and sustained
 // deliveries/s to 1, 10 and 100 loopback receivers, next to a baseline measured in the same run:
 // a bare Node loop that signs (standardwebhooks) and POSTs the same payloads to the same
-// receivers with the same concurrency and connection policy (a new connection per request).
+// receivers with the same concurrency and the same sender (kept-alive connections). Each phase's
+// CPU time, of this process (the receivers included) and of PostgreSQL's processes, is measured
+// too (./_cpu.ts): per delivery and per event it gives the rate the two cores allow at that cost,
+// which separates time spent waiting from work done.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import pg from 'pg';
 import { loadOtherTenants } from '@/scripts/lib/other-tenants';
+import { type CpuSpent, cpuCeiling, measureCpu } from './_cpu';
 import { percentile, withBenchDatabase } from './_database';
 import { type BenchResult, median, round } from './_results';
 
@@ -16,6 +21,7 @@ const CONCURRENCY = 10; // the worker's default concurrency; the baseline uses t
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RECEIVER_COUNTS = [1, 10, 100];
 const PRODUCERS = 8;
+const CORES = os.cpus().length;
 
 interface Receivers {
   urls: string[];
@@ -58,10 +64,10 @@ async function startReceivers(count: number): Promise<Receivers> {
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 export function run(): Promise<BenchResult> {
-  return withBenchDatabase('webhooks', () => measureAll());
+  return withBenchDatabase('webhooks', (url) => measureAll(url));
 }
 
-async function measureAll(): Promise<BenchResult> {
+async function measureAll(databaseUrl: string): Promise<BenchResult> {
   // One tenant's backlog against a bare loop of the same concurrency (10 attempts at once on both
   // sides). The fairness caps count a claimed delivery as in flight, and the worker claims up to
   // 3 × its concurrency ahead of its attempts so that a slot never waits for a claim: the caps
@@ -183,14 +189,18 @@ async function measureAll(): Promise<BenchResult> {
     /** Eight concurrent producers commit `events` events; resolves to committed events per second. */
     const produce = async () => {
       const end = nextEvent + events;
+      const cpu = await measureCpu(databaseUrl);
       const started = performance.now();
       await Promise.all(
         Array.from({ length: PRODUCERS }, async () => {
           while (nextEvent < end) await emit(nextEvent++);
         }),
       );
-      return events / ((performance.now() - started) / 1000);
+      const rate = events / ((performance.now() - started) / 1000);
+      producedCpu.push(await cpu.stop());
+      return rate;
     };
+    const producedCpu: CpuSpent[] = [];
 
     // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
     const baseline = async () => {
@@ -227,17 +237,23 @@ async function measureAll(): Promise<BenchResult> {
     const baselines: number[] = [];
     const ratios: number[] = [];
     const produced: number[] = [];
+    const drainCpus: CpuSpent[] = [];
+    const bareCpus: CpuSpent[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       produced.push(await produce());
       const arrived = allReceived(total);
+      const drainCpu = await measureCpu(databaseUrl);
       const started = performance.now();
       const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
       await arrived;
       drains.push(total / ((performance.now() - started) / 1000));
+      drainCpus.push(await drainCpu.stop()); // before the worker's connections close
       await running.stop();
       const baselineArrived = allReceived(total);
+      const bareCpu = await measureCpu(databaseUrl);
       baselines.push(await baseline());
       await baselineArrived;
+      bareCpus.push(await bareCpu.stop());
       ratios.push(drains[i] / baselines[i]);
     }
 
@@ -265,9 +281,33 @@ async function measureAll(): Promise<BenchResult> {
       `  (drain/baseline per round: ${ratios.map((r) => fmt(r, 2)).join(', ')}; ` +
         `events committed/s per round: ${produced.map((r) => fmt(r, 0)).join(', ')})`,
     );
+    // CPU per delivery (and per event), medians over the rounds, and the rate it allows.
+    const per = (spent: CpuSpent[], items: number, key: 'processMs' | 'databaseMs') =>
+      median(spent.map((c) => c[key] / items));
+    const cpu = {
+      drain_process_ms: round(per(drainCpus, total, 'processMs'), 3),
+      drain_database_ms: round(per(drainCpus, total, 'databaseMs'), 3),
+      bare_process_ms: round(per(bareCpus, total, 'processMs'), 3),
+      bare_database_ms: round(per(bareCpus, total, 'databaseMs'), 3),
+      event_process_ms: round(per(producedCpu.slice(0, ROUNDS), events, 'processMs'), 3),
+      event_database_ms: round(per(producedCpu.slice(0, ROUNDS), events, 'databaseMs'), 3),
+    };
+    const drainCeiling = median(drainCpus.map((c) => cpuCeiling(c, total, CORES)));
+    const eventCeiling = median(producedCpu.slice(0, ROUNDS).map((c) => cpuCeiling(c, events, CORES)));
+    console.log(
+      `${' '.repeat(12)}CPU per delivery: drain ${fmt(cpu.drain_process_ms, 3)} ms here + ` +
+        `${fmt(cpu.drain_database_ms, 3)} ms PostgreSQL (the cores allow ${fmt(drainCeiling, 0)}/s at that cost, ` +
+        `${fmt(drainCeiling / baselineRate, 2)} of the baseline); baseline ${fmt(cpu.bare_process_ms, 3)} ms; ` +
+        `per event committed ${fmt(cpu.event_process_ms, 3)} + ${fmt(cpu.event_database_ms, 3)} ms ` +
+        `(allows ${fmt(eventCeiling, 0)}/s)`,
+    );
     await receivers.close();
     return {
       receivers: count,
+      cpu_ms: cpu,
+      drain_cpu_allows_per_s: round(drainCeiling, 0),
+      drain_cpu_allows_vs_bare: round(drainCeiling / baselineRate),
+      events_cpu_allows_per_s: round(eventCeiling, 0),
       drain_per_s: round(median(drains), 0),
       bare_per_s: round(baselineRate, 0),
       ratio: round(median(ratios)),
@@ -302,7 +342,8 @@ async function measureAll(): Promise<BenchResult> {
   // One endpoint per event: the rounds of the 1-receiver scenario (4,000 events each).
   const eventsPerS = results[0].events_committed_per_s;
   console.log(
-    `events committed/s by ${PRODUCERS} concurrent producers (1 delivery each): ${fmt(eventsPerS, 0)}`,
+    `events committed/s by ${PRODUCERS} concurrent producers (1 delivery each): ${fmt(eventsPerS, 0)} ` +
+      `(their CPU allows ${fmt(results[0].events_cpu_allows_per_s, 0)}/s)`,
   );
   return {
     ratios: {
