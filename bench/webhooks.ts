@@ -68,21 +68,23 @@ export function run(): Promise<BenchResult> {
 }
 
 async function measureAll(databaseUrl: string): Promise<BenchResult> {
-  // One tenant's backlog against a bare loop of the same concurrency (10 attempts at once on both
-  // sides). The fairness caps count a claimed delivery as in flight, and the worker claims up to
-  // 3 × its concurrency ahead of its attempts so that a slot never waits for a claim: the caps
-  // (8 per tenant, 5 per endpoint by default) are raised to that depth here, so the ratio is the
-  // queue's bookkeeping. With the caps binding, one tenant's drain waits for a claim after each
+  // One tenant's backlog against a bare loop of the same concurrency (10 requests at once on both
+  // sides). The fairness caps count a claimed delivery as in flight until its attempt is recorded,
+  // and the worker claims up to CLAIM_AHEAD_PER_SLOT × its concurrency ahead of its attempts so that
+  // a slot never waits for a claim: the caps (8 per tenant, 5 per endpoint by default) are raised to
+  // that depth here, so the ratio is the queue's bookkeeping. With the caps binding, one tenant's drain waits for a claim after each
   // attempt (a claim per slot cycle; on loopback receivers answering in about 3 ms that halves the
   // rate, against real receivers it is a few percent); bench/fairness.ts measures what the caps are
   // for. Its scenario of 100 receivers is one tenant's 100 endpoints: above the default limit of 50.
+  const { startDeliveryWorker, CLAIM_AHEAD_PER_SLOT } = await import(
+    '@/server/webhooks/engines/worker/runner'
+  );
   Object.assign(process.env, {
-    WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: String(CONCURRENCY * 3),
-    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CONCURRENCY * 3),
+    WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: String(CONCURRENCY * CLAIM_AHEAD_PER_SLOT),
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CONCURRENCY * CLAIM_AHEAD_PER_SLOT),
     MAX_WEBHOOK_ENDPOINTS_PER_TENANT: String(Math.max(...RECEIVER_COUNTS)),
   });
   (await import('@/server/config/settings')).resetSettingsCache();
-  const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
   const { forTenant } = await import('@/server/db/tenant-scope');
   const { recordEvent } = await import('@/server/webhooks/outbox');
