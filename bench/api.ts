@@ -99,26 +99,26 @@ async function compare(label: string, baseline: Target, subject: Target, connect
   }
   const ratio = median(ratios);
   const p99 = median(subjects.map((s) => s.latency.p99));
+  const cpu = cpuPerRequest(subjectRuns);
+  const healthReqS = round(median(baselines.map((s) => s.requests.average)), 0);
   const summary = {
     ratio: round(ratio),
     round_ratios: ratios.map((r) => round(r)),
     req_s: round(median(subjects.map((s) => s.requests.average)), 0),
     p50_ms: median(subjects.map((s) => s.latency.p50)),
     p99_ms: p99,
-    health_req_s: round(median(baselines.map((s) => s.requests.average)), 0),
+    health_req_s: healthReqS,
     health_p99_ms: median(baselines.map((s) => s.latency.p99)),
-    cpu_per_request: cpuPerRequest(subjectRuns),
+    cpu_per_request: cpu,
     health_cpu_per_request: cpuPerRequest(baselineRuns),
-    cpu_allows_vs_health: 0,
+    cpu_allows_vs_health: round(cpu.allows_req_s / healthReqS),
   };
-  summary.cpu_allows_vs_health = round(summary.cpu_per_request.allows_req_s / summary.health_req_s);
-  const c = summary.cpu_per_request;
   console.log(
     `${label}, ${connections} connection(s): ${summary.req_s} req/s, p99 ${p99} ms; ` +
       `/health ${summary.health_req_s} req/s; median ratio ${ratio.toFixed(2)}\n` +
-      `  CPU per request: server ${c.server_ms} ms, PostgreSQL ${c.database_ms} ms, load generator and ` +
-      `receivers ${c.load_generator_ms} ms (health: server ${summary.health_cpu_per_request.server_ms} ms); ` +
-      `the cores allow ${c.allows_req_s} req/s at that cost, ${summary.cpu_allows_vs_health} of /health's rate`,
+      `  CPU per request: server ${cpu.server_ms} ms, PostgreSQL ${cpu.database_ms} ms, load generator and ` +
+      `receivers ${cpu.load_generator_ms} ms (health: server ${summary.health_cpu_per_request.server_ms} ms); ` +
+      `the cores allow ${cpu.allows_req_s} req/s at that cost, ${summary.cpu_allows_vs_health} of /health's rate`,
   );
   return summary;
 }

@@ -284,6 +284,7 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
         `events committed/s per round: ${produced.map((r) => fmt(r, 0)).join(', ')})`,
     );
     // CPU per delivery (and per event), medians over the rounds, and the rate it allows.
+    const roundsProduced = producedCpu.slice(0, ROUNDS); // not the end-to-end run's
     const per = (spent: CpuSpent[], items: number, key: 'processMs' | 'databaseMs') =>
       median(spent.map((c) => c[key] / items));
     const cpu = {
@@ -291,11 +292,11 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
       drain_database_ms: round(per(drainCpus, total, 'databaseMs'), 3),
       bare_process_ms: round(per(bareCpus, total, 'processMs'), 3),
       bare_database_ms: round(per(bareCpus, total, 'databaseMs'), 3),
-      event_process_ms: round(per(producedCpu.slice(0, ROUNDS), events, 'processMs'), 3),
-      event_database_ms: round(per(producedCpu.slice(0, ROUNDS), events, 'databaseMs'), 3),
+      event_process_ms: round(per(roundsProduced, events, 'processMs'), 3),
+      event_database_ms: round(per(roundsProduced, events, 'databaseMs'), 3),
     };
     const drainCeiling = median(drainCpus.map((c) => cpuCeiling(c, total, CORES)));
-    const eventCeiling = median(producedCpu.slice(0, ROUNDS).map((c) => cpuCeiling(c, events, CORES)));
+    const eventCeiling = median(roundsProduced.map((c) => cpuCeiling(c, events, CORES)));
     console.log(
       `${' '.repeat(12)}CPU per delivery: drain ${fmt(cpu.drain_process_ms, 3)} ms here + ` +
         `${fmt(cpu.drain_database_ms, 3)} ms PostgreSQL (the cores allow ${fmt(drainCeiling, 0)}/s at that cost, ` +

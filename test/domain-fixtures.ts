@@ -1,5 +1,30 @@
 import { expect } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
+import { exampleObject } from '@/server/events/payloads';
+import { recordEvent } from '@/server/webhooks/outbox';
+
+/**
+ * `count` booking events recorded for the tenant through the outbox, one transaction each as a
+ * change records them (so each fans out to the tenant's matching endpoints), in order; their
+ * envelopes. Object ids are `<objectIdPrefix>_<i>`.
+ */
+export async function recordBookingEvents(
+  tenantId: string,
+  count: number,
+  options: { type?: 'booking.created' | 'booking.confirmed'; objectIdPrefix?: string } = {},
+) {
+  const { type = 'booking.created', objectIdPrefix = 'bkg' } = options;
+  const db = forTenant(tenantId);
+  const envelopes = [];
+  for (let i = 0; i < count; i++) {
+    envelopes.push(
+      await db.$transaction((tx) =>
+        recordEvent(tx, { tenantId, type, object: { ...exampleObject(type), id: `${objectIdPrefix}_${i}` } }),
+      ),
+    );
+  }
+  return envelopes;
+}
 
 /** The events recorded for a tenant, oldest first, optionally of one type or about one object. */
 export async function eventsOf(tenantId: string, filter: { type?: string; objectId?: string } = {}) {

@@ -2,8 +2,8 @@
 // rows make the planner choose (thousands of rows, ANALYZEd). The statements are the code's own:
 // Prisma's are captured from the driver while the real domain functions run (so a changed query is
 // what gets planned), and the worker's raw SQL is imported. Each is planned with its real parameter
-// values (EXPLAIN, not executed); the worker's named statements, which PostgreSQL may switch to a
-// generic plan after five runs, are also planned generically.
+// values (EXPLAIN, not executed), and generically: every statement is named (server/db/statement-names.ts)
+// and PostgreSQL may switch a named statement to its generic plan after five runs.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOtherTenants, otherTenantId } from '@/scripts/lib/other-tenants';
@@ -36,8 +36,6 @@ import { recordEvent } from '@/server/webhooks/outbox';
 interface Statement {
   text: string;
   values: unknown[];
-  /** Also plan it generically (a named statement of the worker). */
-  generic?: boolean;
 }
 
 // The driver's queries while `run` runs: what Prisma (through @prisma/adapter-pg) sends.
@@ -247,7 +245,7 @@ const HOT: [string, () => Promise<Statement[]>][] = [
   ],
   [
     "the worker's claim of due deliveries (engines/worker/sql/claim-deliveries.sql)",
-    async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000), 8, 5], generic: true }],
+    async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000), 8, 5] }],
   ],
   [
     'the attempt records and the failure streaks they move (attempt/sql/record-attempts.sql, update-failure-streak.sql)',
@@ -273,7 +271,6 @@ const HOT: [string, () => Promise<Statement[]>][] = [
             },
           ]),
         ],
-        generic: true,
       },
       {
         text: updateFailureStreak.text,
@@ -282,7 +279,6 @@ const HOT: [string, () => Promise<Statement[]>][] = [
             { tenantId: tenant.tenantId, endpointId, startedAt: new Date(), succeeded: false, notice: false },
           ]),
         ],
-        generic: true,
       },
     ],
   ],

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { exampleObject } from '@/server/events/payloads';
 import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { sendDisabledNotice } from '@/server/webhooks/notices/disabled-email';
-import { recordEvent } from '@/server/webhooks/outbox';
+import { recordBookingEvents } from '@/test/domain-fixtures';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, type Respond, startReceiver } from './webhook-receiver';
 
@@ -56,16 +55,7 @@ async function setUp(
 }
 
 async function bookingEvents(t: SuiteTenant, count: number) {
-  const db = forTenant(t.tenantId);
-  for (let i = 0; i < count; i++) {
-    await db.$transaction((tx) =>
-      recordEvent(tx, {
-        tenantId: t.tenantId,
-        type: 'booking.created',
-        object: { ...exampleObject('booking.created'), id: `bkg_${i}_${Math.random()}` },
-      }),
-    );
-  }
+  await recordBookingEvents(t.tenantId, count, { objectIdPrefix: `bkg_${Math.random()}` });
 }
 
 async function deliveriesOf(t: SuiteTenant, endpointId: string) {

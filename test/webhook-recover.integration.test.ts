@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { exampleObject } from '@/server/events/payloads';
 import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
-import { recordEvent } from '@/server/webhooks/outbox';
+import { recordBookingEvents } from '@/test/domain-fixtures';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
@@ -31,15 +30,7 @@ async function withFailedDeliveries(count: number) {
   const endpoint = (await t.admin('POST', '/webhooks', { body: { url: hook.url, events: ['booking.*'] } }))
     .body;
   const db = forTenant(t.tenantId);
-  for (let i = 0; i < count; i++) {
-    await db.$transaction((tx) =>
-      recordEvent(tx, {
-        tenantId: t.tenantId,
-        type: 'booking.created',
-        object: { ...exampleObject('booking.created'), id: `bkg_${i}` },
-      }),
-    );
-  }
+  await recordBookingEvents(t.tenantId, count);
   const deliveries = await db.delivery.findMany({
     where: { endpointId: endpoint.id },
     orderBy: { id: 'asc' },

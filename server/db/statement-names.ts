@@ -19,7 +19,7 @@ export function statementName(name: string): string | undefined {
  * practice, but a query shape that varies (a list expanded into placeholders) must not grow every
  * session's memory without end: past this many texts, statements go unnamed as before.
  */
-export const MAX_NAMED_STATEMENTS = 2000;
+const MAX_NAMED_STATEMENTS = 2000;
 
 /**
  * The statement names of Prisma's queries (@prisma/adapter-pg's `statementNameGenerator`): one per

@@ -4,9 +4,8 @@ import { databaseUrl } from '@/server/db/client';
 import { maintenanceDb } from '@/server/db/maintenance';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { exampleObject } from '@/server/events/payloads';
 import { createEndpoint } from '@/server/webhooks';
-import { recordEvent } from '@/server/webhooks/outbox';
+import { recordBookingEvents } from '@/test/domain-fixtures';
 import { createTestTenant } from '@/test/helpers';
 import { claimDue } from './queue';
 
@@ -34,16 +33,7 @@ async function backlog(name: string, endpoints: number, events: number) {
       (await createEndpoint(ctx, { url: `http://127.0.0.1:9/${name}/${i}`, events: ['*'] })).id,
     );
   }
-  const db = forTenant(tenant.tenantId);
-  for (let i = 0; i < events; i++) {
-    await db.$transaction((tx) =>
-      recordEvent(tx, {
-        tenantId: tenant.tenantId,
-        type: 'booking.created',
-        object: { ...exampleObject('booking.created'), id: `bkg_${name}_${i}` },
-      }),
-    );
-  }
+  await recordBookingEvents(tenant.tenantId, events, { objectIdPrefix: `bkg_${name}` });
   return { tenantId: tenant.tenantId, endpointIds };
 }
 

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { exampleObject } from '@/server/events/payloads';
 import { createEndpoint } from '@/server/webhooks';
-import { recordEvent } from '@/server/webhooks/outbox';
+import { recordBookingEvents } from '@/test/domain-fixtures';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { eventually, type Receiver, startReceiver } from '@/test/webhook-receiver';
 import { claimDue, claimLeaseMs } from './queue';
@@ -32,16 +31,8 @@ afterAll(async () => {
 async function emit(count: number): Promise<string[]> {
   const db = forTenant(tenant.tenantId);
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const event = await db.$transaction((tx) =>
-      recordEvent(tx, {
-        tenantId: tenant.tenantId,
-        type: 'booking.confirmed',
-        object: { ...exampleObject('booking.confirmed'), id: `bkg_${i}` },
-      }),
-    );
-    const delivery = await db.delivery.findFirstOrThrow({ where: { eventId: event.id } });
-    ids.push(delivery.id);
+  for (const event of await recordBookingEvents(tenant.tenantId, count, { type: 'booking.confirmed' })) {
+    ids.push((await db.delivery.findFirstOrThrow({ where: { eventId: event.id } })).id);
   }
   return ids;
 }

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { exampleObject } from '@/server/events/payloads';
 import { createEndpoint } from '@/server/webhooks';
-import { recordEvent } from '@/server/webhooks/outbox';
+import { recordBookingEvents } from '@/test/domain-fixtures';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { eventually, startReceiver } from '@/test/webhook-receiver';
 import { startDeliveryWorker } from './runner';
@@ -21,18 +20,7 @@ beforeAll(async () => {
   tenant = await createTestTenant('runner');
 });
 
-async function emit(count: number) {
-  const db = forTenant(tenant.tenantId);
-  for (let i = 0; i < count; i++) {
-    await db.$transaction((tx) =>
-      recordEvent(tx, {
-        tenantId: tenant.tenantId,
-        type: 'booking.confirmed',
-        object: { ...exampleObject('booking.confirmed'), id: `bkg_${i}` },
-      }),
-    );
-  }
-}
+const emit = (count: number) => recordBookingEvents(tenant.tenantId, count, { type: 'booking.confirmed' });
 
 async function onlyEndpoint(url: string) {
   const db = forTenant(tenant.tenantId);
