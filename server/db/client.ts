@@ -5,10 +5,17 @@ import { PrismaClient } from './generated/client';
 import { guardUndefinedWhere } from './guards';
 import { prismaStatementNames } from './statement-names';
 
-function createClient(url: string) {
-  // Connections per instance: a serverless function wants few (the pooler multiplexes them).
+/**
+ * Connections per pool and instance (Prisma's, and the raw `pg` pool's of ./pool.ts): a serverless
+ * function wants few (the pooler multiplexes them).
+ */
+export function poolSize(): number {
   const fallback = process.env.VERCEL || process.env.SERVERLESS === 'true' ? 3 : 10;
-  const max = Number(process.env.DATABASE_POOL_MAX || fallback);
+  return Number(process.env.DATABASE_POOL_MAX || fallback);
+}
+
+function createClient(url: string) {
+  const max = poolSize();
   // Every query a named statement per connection (parsed and planned once), except behind a pooler.
   const statementNameGenerator = prismaStatementNames();
   const adapter = new PrismaPg(

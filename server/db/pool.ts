@@ -1,6 +1,7 @@
-// A small raw pg pool for the parts that speak SQL themselves (rate limiter, job queue).
+// The raw pg pool for the parts that speak SQL themselves (rate limiter, job queue, the hot writes of
+// ./sql-transaction.ts).
 import pg from 'pg';
-import { databaseUrl } from './client';
+import { databaseUrl, poolSize } from './client';
 import { statementName } from './statement-names';
 
 const holder = globalThis as unknown as { __switchboardPool?: { url: string; pool: pg.Pool } };
@@ -8,7 +9,7 @@ const holder = globalThis as unknown as { __switchboardPool?: { url: string; poo
 export function pgPool(): pg.Pool {
   const url = databaseUrl();
   if (!holder.__switchboardPool || holder.__switchboardPool.url !== url) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({ connectionString: url, max: poolSize() });
     pool.on('error', () => {}); // idle-client errors surface on the next query instead
     holder.__switchboardPool = { url, pool };
   }

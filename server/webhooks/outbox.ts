@@ -1,9 +1,11 @@
-// The transactional outbox. Call inside the same transaction as the change the event describes: the
+// The transactional outbox. Call inside the same transaction as the change the event describes (a
+// Prisma transaction, or a SQL transaction of server/db/sql-transaction.ts for the hot writes): the
 // event row, one delivery row per matching active endpoint and the hand-over (./hand-over.ts: the
 // rows plus a NOTIFY) commit with the change or not at all, in one statement (./sql/insert-event.sql). The outbox does not know which engine
 // runs the deliveries: each engine reads the rows itself, so nothing committed can be stranded.
 
 import { type EventType, objectIdOf } from '@/server/client-safe/event-catalog';
+import type { WriteTx } from '@/server/db/sql-transaction';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { EventEnvelope } from '@/server/events/envelope';
 import { type EventObject, type EventPrevious, validatePayload } from '@/server/events/payloads';
@@ -12,6 +14,9 @@ import { currentTraceparent } from '@/server/lib/tracing';
 import { DELIVERIES_CHANNEL } from './hand-over';
 import { insertDeliveries } from './sql/insert-deliveries';
 import { insertEvent } from './sql/insert-event';
+
+/** The transaction an event is written in: the change's own, of either kind. */
+export type OutboxTx = WriteTx;
 
 /** One event: its type, and its object (and previous) of that type's schema (payloads.ts). */
 export interface RecordEventInput<K extends EventType> {
@@ -30,7 +35,7 @@ export interface RecordEventInput<K extends EventType> {
  * which rolls the caller's transaction back).
  */
 export async function recordEvent<K extends EventType>(
-  tx: TenantTx,
+  tx: OutboxTx,
   input: RecordEventInput<K>,
 ): Promise<EventEnvelope<EventObject<K>>> {
   // A test event goes only where the test action sends it (recordEventFor), never to subscribers.
@@ -39,7 +44,7 @@ export async function recordEvent<K extends EventType>(
 
 /** Writes the event and its deliveries to exactly `endpointIds` (the test action uses one endpoint). */
 export function recordEventFor<K extends EventType>(
-  tx: TenantTx,
+  tx: OutboxTx,
   input: RecordEventInput<K>,
   endpointIds: string[],
 ) {
@@ -54,7 +59,7 @@ export function recordEventFor<K extends EventType>(
 const IDS_AHEAD = 16;
 
 async function writeEvent<K extends EventType>(
-  tx: TenantTx,
+  tx: OutboxTx,
   input: RecordEventInput<K>,
   endpointIds: string[] | null,
 ) {

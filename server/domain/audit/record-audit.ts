@@ -7,6 +7,7 @@
 // recorded (see the OpenAPI description of GET /audit-log).
 
 import type { AuditAction, AuditTargetType } from '@/server/client-safe/audit-actions';
+import { JOINED_TRANSACTION } from '@/server/db/sql-transaction';
 import type { TenantDb, TenantTx } from '@/server/db/tenant-scope';
 import type { OperationContext } from '@/server/domain/context';
 import { newId } from '@/server/lib/ids';
@@ -63,6 +64,7 @@ export async function recordToolCall(
 function joined(tx: TenantTx): TenantDb {
   return new Proxy(tx, {
     get(target, property, receiver) {
+      if (property === JOINED_TRANSACTION) return tx; // a hot write joins it (writeTransaction)
       if (property === '$transaction') {
         return async (work: unknown) => {
           if (typeof work === 'function') return (work as (t: TenantTx) => unknown)(tx);

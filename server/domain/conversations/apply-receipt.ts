@@ -1,13 +1,16 @@
 // Outbound status only moves forward: queued → sent → delivered → read, and failed is final (a
 // delivered or read message cannot fail afterwards). The allowed-from set is the guard of a
 // conditional update, so a late, repeated or out-of-order receipt matches nothing: no change, no
-// event.
+// event. Receipts are the busiest writer of events (up to three per message sent), so the change and
+// its event run as one SQL transaction (server/db/sql-transaction.ts) rather than Prisma's.
 
 import type { EventType } from '@/server/client-safe/event-catalog';
 import type { MessageStatus } from '@/server/db/generated/enums';
+import { writeTransaction } from '@/server/db/sql-transaction';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeMessage } from './serialize';
+import { updateOutboundStatus } from './sql/update-outbound-status';
 
 const RECEIPTS = {
   sent: { from: ['queued'], event: 'conversation.message.sent' },
@@ -26,18 +29,19 @@ export async function applyReceipt(
   ctx: OperationContext,
   input: { externalId: string; status: ReceiptStatus; failureReason?: string | null },
 ): Promise<{ changed: boolean }> {
-  const { db, tenantId } = ctx;
+  const { tenantId } = ctx;
   const rule = RECEIPTS[input.status];
-  return db.$transaction(async (tx) => {
-    const [row] = await tx.message.updateManyAndReturn({
-      where: { externalId: input.externalId, direction: 'outbound', status: { in: [...rule.from] } },
-      data: {
-        status: input.status,
-        ...(input.status === 'failed'
-          ? { failureReason: input.failureReason ?? 'Reported failed by WhatsApp' }
-          : {}),
-      },
-    });
+  const failureReason =
+    input.status === 'failed' ? (input.failureReason ?? 'Reported failed by WhatsApp') : null;
+  return writeTransaction(ctx, async (tx) => {
+    const [row] = await updateOutboundStatus.rows(
+      tx,
+      tenantId,
+      input.externalId,
+      input.status,
+      failureReason,
+      [...rule.from],
+    );
     if (!row) return { changed: false };
     await recordEvent(tx, { tenantId, type: rule.event, object: serializeMessage(row) });
     return { changed: true };

@@ -27,8 +27,11 @@ export function serializeConversation(c: Conversation) {
   };
 }
 
+/** A message row, from Prisma or raw SQL (whose JSON columns are untyped). */
+type MessageRow = Omit<Message, 'template' | 'media'> & { template: unknown; media: unknown };
+
 /** A message as the REST API and event payloads show it. */
-export function serializeMessage(m: Message) {
+export function serializeMessage(m: MessageRow) {
   return {
     id: m.id,
     conversation_id: m.conversationId,
