@@ -4,7 +4,9 @@
 // receivers with the same concurrency and the same sender (kept-alive connections). Each phase's
 // CPU time, of this process (the receivers included) and of PostgreSQL's processes, is measured
 // too (./_cpu.ts): per delivery and per event it gives the rate the two cores allow at that cost,
-// which separates time spent waiting from work done.
+// which separates time spent waiting from work done. Events are produced as the hot writes
+// (receipts, new bookings) produce theirs, in a SQL transaction (server/db/sql-transaction.ts), by
+// eight concurrent producers; the same through Prisma's interactive transaction is printed beside.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,6 +96,7 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   const { sendWebhook } = await import('@/server/webhooks/attempt/send');
   const { envelopeBody } = await import('@/server/events/envelope');
   const { operationContext, SYSTEM_ACTOR } = await import('@/server/domain/context');
+  const { writeTransaction } = await import('@/server/db/sql-transaction');
 
   const worker = await startDeliveryWorker();
   const newTenant = (name: string) =>
@@ -109,15 +112,17 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
     const db = forTenant(tenantId);
     for (const url of receivers.urls)
       await createEndpoint(operationContext(tenantId, SYSTEM_ACTOR), { url, events: ['booking.*'] });
-    const emit = (i: number) =>
-      db.$transaction((tx) =>
-        recordEvent(tx, {
-          tenantId,
-          type: 'booking.confirmed',
-          object: { ...exampleObject('booking.confirmed'), id: `bkg_${i}` },
-        }),
-      );
-    return { receivers, emit, db };
+    const event = (i: number) => ({
+      tenantId,
+      type: 'booking.confirmed' as const,
+      object: { ...exampleObject('booking.confirmed'), id: `bkg_${i}` },
+    });
+    // An event written as the hot writes write theirs (a SQL transaction), and through Prisma's
+    // interactive transaction as every other operation does.
+    const ctx = operationContext(tenantId, SYSTEM_ACTOR);
+    const emit = (i: number) => writeTransaction(ctx, (tx) => recordEvent(tx, event(i)));
+    const emitThroughPrisma = (i: number) => db.$transaction((tx) => recordEvent(tx, event(i)));
+    return { receivers, emit, emitThroughPrisma, db, tenantId };
   }
 
   // 1. Latency: one event at a time, from the commit returning to the receiver having the request.
@@ -158,6 +163,34 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   //    machine swing by tens of percent from run to run); end-to-end: producers commit events
   //    while the worker delivers (commit of the first event to the last receipt).
   await worker.stop();
+
+  // The same events through Prisma's interactive transaction (8 producers, 1 endpoint), against the
+  // hot writes' SQL transaction that the throughput rounds below produce with; the deliveries are
+  // removed after, so that no drain below sends them.
+  let prismaEventsPerS: number;
+  {
+    const { receivers, emitThroughPrisma, db, tenantId } = await setUpScenario('events-prisma', 1);
+    const rates: number[] = [];
+    let next = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      const end = next + DELIVERIES;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: PRODUCERS }, async () => {
+          while (next < end) await emitThroughPrisma(next++);
+        }),
+      );
+      rates.push(DELIVERIES / ((performance.now() - started) / 1000));
+    }
+    await db.delivery.deleteMany({ where: { tenantId } });
+    await receivers.close();
+    prismaEventsPerS = median(rates);
+    console.log(
+      `events committed/s through Prisma's interactive transaction, ${PRODUCERS} producers: ` +
+        `${fmt(prismaEventsPerS, 0)} (rounds: ${rates.map((r) => fmt(r, 0)).join(', ')})`,
+    );
+  }
+
   console.log(
     `\nsustained deliveries/s (${DELIVERIES} deliveries per round, medians of ${ROUNDS} rounds, ` +
       `worker concurrency ${CONCURRENCY}, baseline concurrency ${CONCURRENCY}):`,
@@ -345,8 +378,10 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   // One endpoint per event: the rounds of the 1-receiver scenario (4,000 events each).
   const eventsPerS = results[0].events_committed_per_s;
   console.log(
-    `events committed/s by ${PRODUCERS} concurrent producers (1 delivery each): ${fmt(eventsPerS, 0)} ` +
-      `(their CPU allows ${fmt(results[0].events_cpu_allows_per_s, 0)}/s)`,
+    `events committed/s by ${PRODUCERS} concurrent producers (1 delivery each), as the hot writes ` +
+      `write them (a SQL transaction): ${fmt(eventsPerS, 0)} ` +
+      `(their CPU allows ${fmt(results[0].events_cpu_allows_per_s, 0)}/s; ` +
+      `through Prisma's interactive transaction: ${fmt(prismaEventsPerS, 0)})`,
   );
   return {
     ratios: {
@@ -358,6 +393,7 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
     },
     raw: {
       latency_ms: latency,
+      events_through_prisma_per_s: round(prismaEventsPerS, 0),
       throughput: results,
       throughput_10_big_database: big,
       big_database_load_s: round(loadSeconds, 1),

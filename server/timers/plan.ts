@@ -4,9 +4,10 @@
 // not at all, and a NOTIFY (delivered on commit) wakes the engine (worker.ts, or the Inngest relay).
 // Re-planning a timer to another time bumps its generation and re-arms it; a timer whose plan is
 // gone is deleted, so a cancelled or moved booking never fires for its old time.
-import { Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import type { Queryable } from '@/server/db/typed-sql';
 import { newId } from '@/server/lib/ids';
+import { setTimers } from './sql/set-timers';
 
 export const TIMER_CHANNEL = 'switchboard_timers';
 
@@ -33,35 +34,26 @@ type Sql = Pick<TenantTx, '$executeRaw'>;
 /**
  * Makes the timers of `kinds` for one subject exactly `plans`: missing ones are created, moved ones
  * re-armed (new due time, generation + 1, not fired), unchanged ones left alone (a fired one stays
- * fired), and the rest deleted. One statement, then the engine is woken on commit.
+ * fired), and the rest deleted. One statement (./sql/set-timers.sql), in the caller's transaction of
+ * either kind, then the engine is woken on commit.
  */
 export async function planTimers(
-  tx: Sql,
+  tx: Queryable,
   input: { tenantId: string; subjectId: string; kinds: TimerKind[]; plans: TimerPlan[] },
 ): Promise<void> {
-  const keep = input.plans.map((p) => `${p.kind}|${p.key ?? ''}`);
-  const rows = input.plans.map((p) => ({
-    id: newId('timer'),
-    kind: p.kind,
-    key: p.key ?? '',
-    due: p.dueAt.toISOString(),
-  }));
-  const upsert =
-    rows.length === 0
-      ? Prisma.sql`select 1`
-      : Prisma.sql`insert into timers (id, tenant_id, kind, subject_id, key, due_at, updated_at)
-          select p.id, ${input.tenantId}::uuid, p.kind, ${input.subjectId}, p.key, p.due, now()
-          from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.kind)}::text[],
-            ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.due)}::timestamptz[]) as p(id, kind, key, due)
-          on conflict (kind, subject_id, key) do update set
-            due_at = excluded.due_at, generation = timers.generation + 1, fired_at = null,
-            locked_until = null, dispatched_generation = null, updated_at = now()
-          where timers.due_at <> excluded.due_at`;
-  await tx.$executeRaw`with gone as (
-      delete from timers where tenant_id = ${input.tenantId}::uuid and subject_id = ${input.subjectId}
-        and kind = any(${input.kinds}::text[]) and not ((kind || '|' || key) = any(${keep}::text[]))
-    ), planned as (${upsert})
-    select pg_notify(${TIMER_CHANNEL}::text, '')`;
+  const { plans } = input;
+  await setTimers.rows(
+    tx,
+    input.tenantId,
+    input.subjectId,
+    input.kinds,
+    plans.map((p) => `${p.kind}|${p.key ?? ''}`),
+    plans.map(() => newId('timer')),
+    plans.map((p) => p.kind),
+    plans.map((p) => p.key ?? ''),
+    plans.map((p) => p.dueAt.toISOString()),
+    TIMER_CHANNEL,
+  );
 }
 
 /**

@@ -9,8 +9,10 @@
 import type { AuditAction, AuditTargetType } from '@/server/client-safe/audit-actions';
 import { JOINED_TRANSACTION } from '@/server/db/sql-transaction';
 import type { TenantDb, TenantTx } from '@/server/db/tenant-scope';
+import type { Queryable } from '@/server/db/typed-sql';
 import type { OperationContext } from '@/server/domain/context';
 import { newId } from '@/server/lib/ids';
+import { insertAuditEntry } from './sql/insert-audit-entry';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -19,26 +21,21 @@ export interface AuditEntry {
   tool?: string;
 }
 
-/** Anything that can insert an audit row: a transaction of the tenant-scoped client. */
-interface AuditWriter {
-  auditLog: Pick<TenantTx['auditLog'], 'create'>;
-}
-
-export async function recordAudit(tx: AuditWriter, ctx: OperationContext, entry: AuditEntry): Promise<void> {
+/** The transaction of the change, of either kind (or the tenant client standing in for one). */
+export async function recordAudit(tx: Queryable, ctx: OperationContext, entry: AuditEntry): Promise<void> {
   if (ctx.actor.type === 'system') return;
-  await tx.auditLog.create({
-    data: {
-      id: newId('auditEntry'),
-      tenantId: ctx.tenantId,
-      action: entry.action,
-      actorType: ctx.actor.type,
-      actorId: ctx.actor.id,
-      targetType: entry.target.type,
-      targetId: entry.target.id,
-      tool: entry.tool ?? null,
-      ip: ctx.clientAddress ?? null,
-    },
-  });
+  await insertAuditEntry.execute(
+    tx,
+    newId('auditEntry'),
+    ctx.tenantId,
+    entry.action,
+    ctx.actor.type,
+    ctx.actor.id,
+    entry.target.type,
+    entry.target.id,
+    entry.tool ?? null,
+    ctx.clientAddress ?? null,
+  );
 }
 
 /**
@@ -49,7 +46,7 @@ export async function recordAudit(tx: AuditWriter, ctx: OperationContext, entry:
  * the entry of the failed attempt).
  */
 export async function recordToolCall(
-  tx: AuditWriter,
+  tx: Queryable,
   ctx: OperationContext,
   target: { type: 'booking' | 'conversation'; id: string },
 ): Promise<void> {

@@ -3,15 +3,23 @@
 // booking whose customer has a phone gets each reminder of its service `before_minutes` before its
 // start. A reminder already due when planned is not planned (so it is never sent late), and any other
 // state has no timers: a cancelled or moved booking never fires for its old time.
-import type { Booking, Service } from '@/server/db/generated/client';
-import type { TenantTx } from '@/server/db/tenant-scope';
+import type { Booking } from '@/server/db/generated/client';
+import type { Queryable } from '@/server/db/typed-sql';
 import { remindersOf } from '@/server/domain/services/serialize';
 import { planTimers, type TimerPlan } from '@/server/timers/plan';
+import { serviceReminders } from './sql/service-reminders';
 
+/** The columns of a booking its timers depend on. */
+type TimedBooking = Pick<
+  Booking,
+  'id' | 'tenantId' | 'status' | 'holdExpiresAt' | 'customerPhone' | 'serviceId' | 'startAt'
+>;
+
+/** In the transaction of the change, of either kind. */
 export async function syncBookingTimers(
-  tx: TenantTx,
-  booking: Booking,
-  service?: Service | null,
+  tx: Queryable,
+  booking: TimedBooking,
+  service?: { id: string; reminders: unknown } | null,
   now = new Date(),
 ): Promise<void> {
   const plans: TimerPlan[] = [];
@@ -22,7 +30,7 @@ export async function syncBookingTimers(
     const svc =
       service !== undefined && service?.id === booking.serviceId
         ? service
-        : await tx.service.findUnique({ where: { id: booking.serviceId } });
+        : (await serviceReminders.rows(tx, booking.tenantId, booking.serviceId))[0];
     remindersOf(svc ?? { reminders: [] }).forEach((reminder, i) => {
       const dueAt = new Date(booking.startAt.getTime() - reminder.before_minutes * 60_000);
       if (dueAt > now) plans.push({ kind: 'booking.reminder', key: String(i), dueAt });

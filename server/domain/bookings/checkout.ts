@@ -59,7 +59,7 @@ export async function openCheckout(
 export async function startCheckout(
   tx: TenantTx,
   ctx: OperationContext,
-  input: { booking: Booking; prepared: PreparedCheckout | null },
+  input: { booking: Pick<Booking, 'id'>; prepared: PreparedCheckout | null },
 ): Promise<BookingPayment | null> {
   if (!input.prepared) return null;
   if (input.prepared.bookingId !== input.booking.id) {

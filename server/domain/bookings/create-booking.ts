@@ -1,6 +1,8 @@
 import { settings } from '@/server/config/settings';
-import type { Booking, Prisma, Service } from '@/server/db/generated/client';
+import type { Service } from '@/server/db/generated/client';
+import { writeTransaction } from '@/server/db/sql-transaction';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import type { Queryable } from '@/server/db/typed-sql';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
@@ -22,6 +24,7 @@ import {
   slotUnavailable,
 } from './placement';
 import { serializeBooking } from './serialize';
+import { insertBooking } from './sql/insert-booking';
 
 const MAX_HOLD_MS = 24 * 3_600_000;
 
@@ -43,35 +46,59 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
     ]);
   }
   if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
-  const { db, tenantId } = ctx;
-  return db.$transaction(async (tx) => {
-    const row = await tx.booking.create({
-      data: {
-        ...common(ctx, input, newId('booking')),
-        service: input.service ?? null,
-        startAt: new Date(input.start_at),
-        endAt: new Date(input.end_at as string),
-        holdExpiresAt: hold,
-      },
+  // A hot write (server/db/sql-transaction.ts): its statements and event outside Prisma.
+  return writeTransaction(ctx, async (tx) => {
+    const row = await insertRow(tx, ctx, input, {
+      id: newId('booking'),
+      service: input.service ?? null,
+      startAt: new Date(input.start_at),
+      endAt: new Date(input.end_at as string),
+      holdExpiresAt: hold,
     });
     await syncBookingTimers(tx, row, null);
     const object = serializeBooking(row, null);
-    await recordEvent(tx, { tenantId, type: 'booking.created', object });
+    await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
     await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
     return object;
   });
 }
 
-function common(ctx: OperationContext, input: CreateBookingInput, id: string) {
-  return {
-    id,
-    tenantId: ctx.tenantId,
-    customerName: input.customer.name,
-    customerEmail: input.customer.email ?? null,
-    customerPhone: input.customer.phone ?? null,
-    notes: input.notes ?? null,
-    metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-  };
+/** The new booking's row (./sql/insert-booking.sql), in the transaction of either kind. */
+async function insertRow(
+  tx: Queryable,
+  ctx: OperationContext,
+  input: CreateBookingInput,
+  at: {
+    id: string;
+    service: string | null;
+    serviceId?: string;
+    resourceId?: string;
+    startAt: Date;
+    endAt: Date;
+    holdExpiresAt: Date | null;
+    blockedFrom?: Date;
+    blockedUntil?: Date;
+  },
+) {
+  const [row] = await insertBooking.rows(
+    tx,
+    at.id,
+    ctx.tenantId,
+    input.customer.name,
+    input.customer.email ?? null,
+    input.customer.phone ?? null,
+    input.notes ?? null,
+    input.metadata == null ? null : JSON.stringify(input.metadata),
+    at.service,
+    at.serviceId ?? null,
+    at.resourceId ?? null,
+    at.startAt,
+    at.endAt,
+    at.holdExpiresAt,
+    at.blockedFrom ?? null,
+    at.blockedUntil ?? null,
+  );
+  return row;
 }
 
 async function createServiceBooking(
@@ -136,15 +163,13 @@ async function insertServiceBooking(
 ) {
   const { service, prepared } = planned;
   await lockResource(tx, ctx.tenantId, resourceId);
-  const row: Booking = await tx.booking.create({
-    data: {
-      ...common(ctx, input, planned.bookingId),
-      service: service.name,
-      serviceId: service.id,
-      resourceId,
-      ...blockedInterval(service, start),
-      holdExpiresAt: hold,
-    },
+  const row = await insertRow(tx, ctx, input, {
+    id: planned.bookingId,
+    service: service.name,
+    serviceId: service.id,
+    resourceId,
+    ...blockedInterval(service, start),
+    holdExpiresAt: hold,
   });
   await syncBookingTimers(tx, row, service);
   // booking.created already names the payment that the same transaction records next.

@@ -10,8 +10,11 @@ export interface BookingPayment {
   checkout_url: string | null;
 }
 
+/** A booking row, from Prisma or raw SQL (whose JSON columns are untyped). */
+type BookingRow = Omit<Booking, 'metadata'> & { metadata: unknown };
+
 /** A booking as the REST API and event payloads show it, with its payment (null when it has none). */
-export function serializeBooking(b: Booking, payment: BookingPayment | null) {
+export function serializeBooking(b: BookingRow, payment: BookingPayment | null) {
   return {
     id: b.id,
     status: b.status,

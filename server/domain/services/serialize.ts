@@ -23,7 +23,7 @@ export function serializeService(s: Service) {
   };
 }
 
-export function remindersOf(s: Pick<Service, 'reminders'>): ReminderSpec[] {
+export function remindersOf(s: { reminders: unknown }): ReminderSpec[] {
   return Array.isArray(s.reminders) ? (s.reminders as unknown as ReminderSpec[]) : [];
 }
 

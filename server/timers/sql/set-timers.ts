@@ -1,0 +1,44 @@
+// Generated from set-timers.sql by `npm run sql:types` (scripts/sql-types.ts): do not edit.
+// `npm run lint` fails when it no longer matches the .sql file and the migrated database.
+import { typedSql } from '@/server/db/typed-sql';
+
+export type SetTimersParams = [
+  tenantId: string,
+  subjectId: string,
+  kinds: string[],
+  keep: string[],
+  ids: string[],
+  planKinds: string[],
+  keys: string[],
+  dueAts: (Date | string)[],
+  channel: string,
+];
+
+export interface SetTimersRow {
+  notified: string | null;
+}
+
+/**
+ * Makes the timers of `kinds` for one subject exactly the planned ones (plan.ts), in one statement:
+ * missing ones are created, moved ones re-armed (new due time, generation + 1, not fired), unchanged
+ * ones left alone (a fired one stays fired), the rest deleted; then a NOTIFY, delivered on commit,
+ * wakes the engine. The plans are four parallel arrays (empty when there are none); `keep` is each
+ * plan's `kind|key`.
+ */
+export const setTimers = typedSql<SetTimersParams, SetTimersRow>({
+  name: 'set-timers',
+  text: `with gone as (
+  delete from timers where tenant_id = $1::uuid and subject_id = $2::text
+    and kind = any($3::text[]) and not ((kind || '|' || key) = any($4::text[]))
+), planned as (
+  insert into timers (id, tenant_id, kind, subject_id, key, due_at, updated_at)
+  select p.id, $1::uuid, p.kind, $2::text, p.key, p.due, now()
+  from unnest($5::text[], $6::text[], $7::text[], $8::timestamptz[]) as p(id, kind, key, due)
+  on conflict (kind, subject_id, key) do update set
+    due_at = excluded.due_at, generation = timers.generation + 1, fired_at = null,
+    locked_until = null, dispatched_generation = null, updated_at = now()
+  where timers.due_at <> excluded.due_at
+)
+select pg_notify($9::text, '')::text as notified`,
+  columns: ['notified'],
+});
