@@ -1,8 +1,9 @@
-// Starts the production server (`npm start`, building first if needed) on a fresh embedded
-// database, or on the PostgreSQL named by `DATABASE_URL` in the extra settings.
+// Starts the production server (`npm start`, building first when there is no build or a source is
+// newer than it) on a fresh embedded database, or on the PostgreSQL named by `DATABASE_URL` in the
+// extra settings.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@/server/db/embedded';
@@ -16,11 +17,36 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** What the production build is made of: a change to any of these makes the build stale. */
+const SOURCES = ['app', 'server', 'public', 'prisma', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs'];
+const SOURCES_ALSO = ['package-lock.json', 'tsconfig.json'];
+
+function newestChange(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(entry)) newest = Math.max(newest, newestChange(path.join(entry, name)));
+  return newest;
+}
+
+/** Whether `.next` is missing or older than a source (a bench of a stale build measures old code). */
+export function buildIsStale(root = '.'): boolean {
+  const id = path.join(root, '.next/BUILD_ID');
+  if (!existsSync(id)) return true;
+  const built = statSync(id).mtimeMs;
+  return [...SOURCES, ...SOURCES_ALSO].some((entry) => newestChange(path.join(root, entry)) > built);
+}
+
+// Once per process: two servers started together share one build.
+let built = false;
+
 export async function startProductionServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  if (!existsSync('.next/BUILD_ID')) {
+  if (!built && buildIsStale()) {
     const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
   }
+  built = true;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-'));
   chmodSync(dataDir, 0o755);
   const port = await freePort();
