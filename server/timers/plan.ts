@@ -35,13 +35,21 @@ type Sql = Pick<TenantTx, '$executeRaw'>;
  * Makes the timers of `kinds` for one subject exactly `plans`: missing ones are created, moved ones
  * re-armed (new due time, generation + 1, not fired), unchanged ones left alone (a fired one stays
  * fired), and the rest deleted. One statement (./sql/set-timers.sql), in the caller's transaction of
- * either kind, then the engine is woken on commit.
+ * either kind; the engine is woken on commit when a timer was created or re-armed. `newSubject`: the
+ * subject was created in this transaction, so it has no timers yet and an empty plan is nothing to do.
  */
 export async function planTimers(
   tx: Queryable,
-  input: { tenantId: string; subjectId: string; kinds: TimerKind[]; plans: TimerPlan[] },
+  input: {
+    tenantId: string;
+    subjectId: string;
+    kinds: TimerKind[];
+    plans: TimerPlan[];
+    newSubject?: boolean;
+  },
 ): Promise<void> {
   const { plans } = input;
+  if (input.newSubject && plans.length === 0) return;
   await setTimers.rows(
     tx,
     input.tenantId,

@@ -20,8 +20,9 @@ export async function syncBookingTimers(
   tx: Queryable,
   booking: TimedBooking,
   service?: { id: string; reminders: unknown } | null,
-  now = new Date(),
+  options: { created?: boolean; now?: Date } = {},
 ): Promise<void> {
+  const now = options.now ?? new Date();
   const plans: TimerPlan[] = [];
   if (booking.status === 'pending' && booking.holdExpiresAt) {
     plans.push({ kind: 'booking.hold', dueAt: booking.holdExpiresAt });
@@ -41,5 +42,6 @@ export async function syncBookingTimers(
     subjectId: booking.id,
     kinds: ['booking.hold', 'booking.reminder'],
     plans,
+    newSubject: options.created,
   });
 }

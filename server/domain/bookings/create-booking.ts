@@ -55,7 +55,7 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
       endAt: new Date(input.end_at as string),
       holdExpiresAt: hold,
     });
-    await syncBookingTimers(tx, row, null);
+    await syncBookingTimers(tx, row, null, { created: true });
     const object = serializeBooking(row, null);
     await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
     await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
@@ -171,7 +171,7 @@ async function insertServiceBooking(
     ...blockedInterval(service, start),
     holdExpiresAt: hold,
   });
-  await syncBookingTimers(tx, row, service);
+  await syncBookingTimers(tx, row, service, { created: true });
   // booking.created already names the payment that the same transaction records next.
   const payment = prepared ? { id: prepared.paymentId, checkout_url: prepared.session.url } : null;
   const object = serializeBooking(row, payment);

@@ -21,8 +21,9 @@ export interface SetTimersRow {
 /**
  * Makes the timers of `kinds` for one subject exactly the planned ones (plan.ts), in one statement:
  * missing ones are created, moved ones re-armed (new due time, generation + 1, not fired), unchanged
- * ones left alone (a fired one stays fired), the rest deleted; then a NOTIFY, delivered on commit,
- * wakes the engine. The plans are four parallel arrays (empty when there are none); `keep` is each
+ * ones left alone (a fired one stays fired), the rest deleted. When a timer was created or re-armed,
+ * a NOTIFY, delivered on commit, wakes the engine; a plan that changed nothing, or only deleted,
+ * wakes nobody. The plans are four parallel arrays (empty when there are none); `keep` is each
  * plan's `kind|key`.
  */
 export const setTimers = typedSql<SetTimersParams, SetTimersRow>({
@@ -38,7 +39,8 @@ export const setTimers = typedSql<SetTimersParams, SetTimersRow>({
     due_at = excluded.due_at, generation = timers.generation + 1, fired_at = null,
     locked_until = null, dispatched_generation = null, updated_at = now()
   where timers.due_at <> excluded.due_at
+  returning 1
 )
-select pg_notify($9::text, '')::text as notified`,
+select case when exists (select 1 from planned) then pg_notify($9::text, '')::text end as notified`,
   columns: ['notified'],
 });
