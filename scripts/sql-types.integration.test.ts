@@ -31,12 +31,14 @@ const generated = async (file: (typeof files)[number]) =>
   formatTypeScript(await generateModule(client, file), file.modulePath);
 
 describe('typed SQL modules', () => {
-  it('exist for the hot path', () => {
+  it('exist for the hot path and the hot writes', () => {
     const paths = files.map((f) => f.sqlPath);
     for (const name of [
       'server/webhooks/attempt/sql/load-delivery.sql',
       'server/webhooks/attempt/sql/record-attempts.sql',
-      'server/webhooks/attempt/sql/update-failure-streak.sql',
+      'server/domain/bookings/sql/insert-booking.sql',
+      'server/domain/conversations/sql/update-outbound-status.sql',
+      'server/timers/sql/set-timers.sql',
       'server/webhooks/engines/worker/sql/claim-deliveries.sql',
       'server/webhooks/deliveries/sql/endpoint-attempt-buckets.sql',
       'server/webhooks/deliveries/sql/tenant-attempt-buckets.sql',

@@ -23,7 +23,6 @@ import { deleteExpiredEvents } from '@/server/events/retention';
 import { withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
 import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
-import { updateFailureStreak } from '@/server/webhooks/attempt/sql/update-failure-streak';
 import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/webhooks/deliveries/delivery-stats';
 import { listDeliveries } from '@/server/webhooks/deliveries/list-deliveries';
 import { recoverDeliveries } from '@/server/webhooks/deliveries/recover-deliveries';
@@ -248,7 +247,7 @@ const HOT: [string, () => Promise<Statement[]>][] = [
     async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000), 8, 5] }],
   ],
   [
-    'the attempt records and the failure streaks they move (attempt/sql/record-attempts.sql, update-failure-streak.sql)',
+    'the attempt records and the failure streaks they move, one statement (attempt/sql/record-attempts.sql)',
     async () => [
       {
         text: recordAttempts.text,
@@ -269,14 +268,6 @@ const HOT: [string, () => Promise<Statement[]>][] = [
               status: 'succeeded',
               next_attempt_at: null,
             },
-          ]),
-        ],
-      },
-      {
-        text: updateFailureStreak.text,
-        values: [
-          JSON.stringify([
-            { tenantId: tenant.tenantId, endpointId, startedAt: new Date(), succeeded: false, notice: false },
           ]),
         ],
       },

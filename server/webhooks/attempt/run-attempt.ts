@@ -1,7 +1,7 @@
 // One delivery attempt, written once and run by both engines: load the delivery, refuse if the
 // endpoint is inactive now, sign afresh, POST, and record the attempt, the delivery's new state
 // (with `next_attempt_at`, the worker engine's schedule for the retry) and the endpoint's failure
-// streak in one transaction (./sql/record-attempts.sql, ./sql/update-failure-streak.sql). Duplicate
+// streak in one statement (./sql/record-attempts.sql). Duplicate
 // runs of the same attempt (a claim that lapsed, a step replayed) record nothing.
 
 import { isWebhookNotice } from '@/server/client-safe/event-catalog';
@@ -19,7 +19,6 @@ import { type SendOutcome, sendWebhook } from './send';
 import { signAttempt } from './sign';
 import { type LoadDeliveryRow, loadDelivery } from './sql/load-delivery';
 import { recordAttempts } from './sql/record-attempts';
-import { updateFailureStreak } from './sql/update-failure-streak';
 import { THROTTLE_SEND_WITHIN_MS, takeThrottleSlot } from './throttle';
 
 export interface AttemptJob {
@@ -98,12 +97,8 @@ function prismaStore({ db, tenantId }: OperationContext): AttemptStore {
     },
     async record(record) {
       // The attempt, the delivery's new state (only if the attempt row was new) and the endpoint's
-      // failure streak, in one transaction.
-      const moved = await db.$transaction(async (tx) => {
-        const rows = await recordAttempts.rows(tx, JSON.stringify([attemptRecordRow(record)]));
-        if (rows.length > 0) await updateFailureStreak.rows(tx, JSON.stringify(rows));
-        return rows;
-      });
+      // failure streak, in one statement.
+      const moved = await recordAttempts.rows(db, JSON.stringify([attemptRecordRow(record)]));
       return moved.length > 0;
     },
   };

@@ -67,7 +67,15 @@ describe('worker attempt recorder', () => {
       `update deliveries set locked_until = now() + interval '1 minute' where id = any($1::text[])`,
       [[a, b, c].map((j) => j.deliveryId)],
     );
-    const record = batchedAttemptRecorder(pool);
+    // Every statement the recorder sends: a batch is one (no transaction around it).
+    const sent: string[] = [];
+    const counted = {
+      query: (query: pg.QueryConfig) => {
+        sent.push(query.text);
+        return pool.query(query);
+      },
+    } as unknown as pg.Pool;
+    const record = batchedAttemptRecorder(counted);
     const retryAt = new Date(Date.now() + 60_000);
     const results = await Promise.all([
       record(failedAttempt(a, retryAt)),
@@ -81,6 +89,7 @@ describe('worker attempt recorder', () => {
       }),
     ]);
     expect(results).toEqual([true, false, true, true]);
+    expect(sent).toHaveLength(1);
 
     const db = forTenant(tenant.tenantId);
     const rows = await db.delivery.findMany({

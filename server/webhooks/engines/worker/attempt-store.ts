@@ -1,15 +1,13 @@
 // The worker's attempt records. Records that arrive while one is being written go together in the
-// next transaction: one commit and one WAL flush for all of them (group commit, done by the caller).
-// It runs on the worker's own `pg` pool as named statements (parsed and planned once per
-// connection; unnamed behind a transaction-mode pooler): the records (record-attempts.sql), then the
-// failure streaks they move (update-failure-streak.sql). Each record keeps its own rules: the attempt
-// row is unique per (delivery, number), and only a new row moves its still-pending delivery (ending
-// the worker's claim on it) and its endpoint's streak.
+// next statement: one commit and one WAL flush for all of them (group commit, done by the caller).
+// It runs on the worker's own `pg` pool as one named statement (parsed and planned once per
+// connection; unnamed behind a transaction-mode pooler) that records the attempts and moves their
+// deliveries and failure streaks (record-attempts.sql): one round trip a batch. Each record keeps
+// its own rules: the attempt row is unique per (delivery, number), and only a new row moves its
+// still-pending delivery (ending the worker's claim on it) and its endpoint's streak.
 import type pg from 'pg';
-import { inTransaction } from '@/server/db/pool';
 import { type AttemptRecord, attemptRecordRow } from '@/server/webhooks/attempt/run-attempt';
 import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
-import { updateFailureStreak } from '@/server/webhooks/attempt/sql/update-failure-streak';
 
 export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) => Promise<boolean> {
   return batched<AttemptRecord, boolean>(async (records) => {
@@ -22,21 +20,11 @@ export function batchedAttemptRecorder(pool: pg.Pool): (record: AttemptRecord) =
       seen.add(key);
       return true;
     });
+    const rows = JSON.stringify(unique.map(attemptRecordRow));
     const moved = new Set(
-      (await recordInOneTransaction(pool, JSON.stringify(unique.map(attemptRecordRow)))).map(
-        (m) => m.deliveryId,
-      ),
+      (await recordAttempts.pgRows(pool, [rows], { prepared: true })).map((m) => m.deliveryId),
     );
     return records.map((r) => unique.includes(r) && moved.has(r.job.deliveryId));
-  });
-}
-
-async function recordInOneTransaction(pool: pg.Pool, records: string) {
-  return inTransaction(pool, async (client) => {
-    const moved = await recordAttempts.pgRows(client, [records], { prepared: true });
-    if (moved.length > 0)
-      await updateFailureStreak.pgRows(client, [JSON.stringify(moved)], { prepared: true });
-    return moved;
   });
 }
 
