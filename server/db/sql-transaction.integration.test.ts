@@ -7,8 +7,9 @@ import { createEndpoint } from '@/server/webhooks';
 import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
 import { type OutboxTx, recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
-import { databaseUrl, directDatabaseUrl } from './client';
+import { directDatabaseUrl } from './client';
 import { type SqlTx, sqlTransaction, writeTransaction } from './sql-transaction';
+import { statementName } from './statement-names';
 import { forTenant, TenantScopeError } from './tenant-scope';
 
 // The hot writes' transaction: typed statements and the outbox on one `pg` connection, committed or
@@ -51,10 +52,8 @@ async function notifiedBy(run: () => Promise<unknown>, ms = 300): Promise<number
   await new Promise((resolve) => setTimeout(resolve, ms));
   return notifications - before;
 }
-const pooled = () => {
-  const direct = process.env.DIRECT_URL;
-  return Boolean(direct) && direct !== databaseUrl();
-};
+/** Behind a transaction-mode pooler nothing is named (npm run test:pgbouncer). */
+const pooled = () => statementName('probe') === undefined;
 
 describe('sqlTransaction', () => {
   it('commits an event with its deliveries and hand-over, the outbox statement prepared on its connection', async () => {

@@ -48,8 +48,8 @@ const CLAIM_COALESCE_MS = 2;
  * How far claims run ahead of the attempts, per slot. Claims run one at a time across every worker
  * and cost about the same however many deliveries they take (4–5 ms on the bench's machine), so a
  * deeper claim serves more attempts: draining one tenant's backlog to 10 receivers on the bench's
- * machine, 6 instead of 3 took the worker from ~1,100 to ~1,400 deliveries/s in side-by-side runs. Under the fairness caps a claim takes no
- * more than they leave room for, whatever this says.
+ * machine, 6 instead of 3 took the worker from ~1,100 to ~1,400 deliveries/s in side-by-side runs.
+ * Under the fairness caps a claim takes no more than they leave room for, whatever this says.
  */
 export const CLAIM_AHEAD_PER_SLOT = 6;
 
