@@ -4,7 +4,9 @@
 // `recover_10k_s`, the seconds POST /webhooks/{id}/recover takes to requeue 10,000 failed deliveries
 // (bench/recover.ts), the bookings bench's `slots_p95_ms_31d` (absolute), `booking_contention_per_s`
 // and `booking_contention_409_share` (bench/bookings.ts), and `fairness_b_p95_ms`, one tenant's p95
-// commit → arrival while another tenant's slow backlog drains (bench/fairness.ts).
+// commit → arrival while another tenant's slow backlog drains (bench/fairness.ts). `floor_*_vs_bare_10`
+// are the durable floors (bench/_durable-floor.ts) against the bare loop, and `drain_vs_floor_product_10`
+// the worker's drain against the floor on the product's tables, all in the same rounds.
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -13,6 +15,9 @@ export const RATIO_KEYS = [
   'drain_vs_bare_1',
   'drain_vs_bare_10',
   'drain_vs_bare_100',
+  'floor_bare_queue_vs_bare_10',
+  'floor_product_vs_bare_10',
+  'drain_vs_floor_product_10',
   'scale_read',
   'scale_drain',
   'stats_p95_ms_24h',

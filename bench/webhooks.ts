@@ -15,6 +15,7 @@ import pg from 'pg';
 import { loadOtherTenants } from '@/scripts/lib/other-tenants';
 import { type CpuSpent, cpuCeiling, measureCpu } from './_cpu';
 import { percentile, withBenchDatabase } from './_database';
+import { drainFloor, type FloorSchema, prepareBareQueue } from './_durable-floor';
 import { type BenchResult, median, round } from './_results';
 
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
@@ -22,6 +23,8 @@ const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 4000);
 const CONCURRENCY = 10; // the worker's default concurrency; the baseline uses the same
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RECEIVER_COUNTS = [1, 10, 100];
+/** The scenario whose rounds also measure the durable floors (./_durable-floor.ts). */
+const FLOOR_RECEIVERS = 10;
 const PRODUCERS = 8;
 const CORES = os.cpus().length;
 
@@ -97,6 +100,8 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   const { envelopeBody } = await import('@/server/events/envelope');
   const { operationContext, SYSTEM_ACTOR } = await import('@/server/domain/context');
   const { writeTransaction } = await import('@/server/db/sql-transaction');
+  const { newId } = await import('@/server/lib/ids');
+  const floorPool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 
   const worker = await startDeliveryWorker();
   const newTenant = (name: string) =>
@@ -203,8 +208,8 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
 
   /** Drain/baseline rounds to `count` receivers on a fresh tenant; optionally the end-to-end run after. */
-  async function throughput(name: string, count: number, endToEnd: boolean) {
-    const { receivers, emit, db } = await setUpScenario(name, count);
+  async function throughput(name: string, count: number, phases: { endToEnd: boolean; floors: boolean }) {
+    const { receivers, emit, db, tenantId } = await setUpScenario(name, count);
     const events = Math.ceil(DELIVERIES / count);
     const total = events * count;
     let received = 0;
@@ -222,7 +227,7 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
     };
     let nextEvent = 0;
     /** Eight concurrent producers commit `events` events; resolves to committed events per second. */
-    const produce = async () => {
+    const produce = async (measured = true) => {
       const end = nextEvent + events;
       const cpu = await measureCpu(databaseUrl);
       const started = performance.now();
@@ -232,40 +237,72 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
         }),
       );
       const rate = events / ((performance.now() - started) / 1000);
-      producedCpu.push(await cpu.stop());
+      const spent = await cpu.stop();
+      if (measured) producedCpu.push(spent);
       return rate;
     };
     const producedCpu: CpuSpent[] = [];
 
-    // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
-    const baseline = async () => {
-      const rows = await db.delivery.findMany({
+    const deliveryRows = (where: { status?: 'pending' } = {}) =>
+      db.delivery.findMany({
+        where,
         include: { event: true, endpoint: true },
         orderBy: { id: 'desc' },
         take: total,
       });
+    type DeliveryRow = Awaited<ReturnType<typeof deliveryRows>>[number];
+    /** The bare loop's send: the stored envelope, signed, POSTed by the worker's sender. */
+    const signAndSend = async (row: DeliveryRow) => {
+      const signed = signAttempt({
+        eventId: row.event.id,
+        eventType: row.event.type,
+        body: envelopeBody(row.event.payload),
+        secrets: [secret],
+        attempt: 1,
+      });
+      const outcome = await sendWebhook(row.endpoint.url, signed, { timeoutMs: 10_000, allowPrivate: true });
+      if (!outcome.ok) throw new Error(`bare POST failed: ${outcome.error}`);
+      return outcome;
+    };
+
+    // Baseline: the same signed payloads (the stored envelopes) to the same receivers.
+    const baseline = async () => {
+      const rows = await deliveryRows();
       let index = 0;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
-          while (index < rows.length) {
-            const row = rows[index++];
-            const signed = signAttempt({
-              eventId: row.event.id,
-              eventType: row.event.type,
-              body: envelopeBody(row.event.payload),
-              secrets: [secret],
-              attempt: 1,
-            });
-            const outcome = await sendWebhook(row.endpoint.url, signed, {
-              timeoutMs: 10_000,
-              allowPrivate: true,
-            });
-            if (!outcome.ok) throw new Error(`baseline POST failed: ${outcome.error}`);
-          }
+          while (index < rows.length) await signAndSend(rows[index++]);
         }),
       );
       return rows.length / ((performance.now() - started) / 1000);
+    };
+
+    // The durable floors (./_durable-floor.ts): new events, then the bare loop's sends with only a
+    // claim and a record around them, on the product's tables or on a bare queue.
+    const floor = async (schema: FloorSchema) => {
+      await produce(false);
+      const rows = await deliveryRows({ status: 'pending' });
+      if (rows.length !== total)
+        throw new Error(`the floor expected ${total} pending deliveries, found ${rows.length}`);
+      if (schema === 'bare') await prepareBareQueue(floorPool, tenantId);
+      const arrived = allReceived(total);
+      const cpu = await measureCpu(databaseUrl);
+      const started = performance.now();
+      await drainFloor(
+        floorPool,
+        schema,
+        rows.map((row) => ({
+          id: row.id,
+          tenantId,
+          endpointId: row.endpointId,
+          send: () => signAndSend(row),
+        })),
+        () => newId('deliveryAttempt'),
+      );
+      await arrived;
+      const rate = total / ((performance.now() - started) / 1000);
+      return { rate, cpu: await cpu.stop() };
     };
 
     const drains: number[] = [];
@@ -274,6 +311,8 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
     const produced: number[] = [];
     const drainCpus: CpuSpent[] = [];
     const bareCpus: CpuSpent[] = [];
+    type FloorRound = { rate: number; ratio: number; drainVsFloor: number; cpu: CpuSpent };
+    const floors: Record<FloorSchema, FloorRound[]> = { product: [], bare: [] };
     for (let i = 0; i < ROUNDS; i++) {
       produced.push(await produce());
       const arrived = allReceived(total);
@@ -290,10 +329,16 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
       await baselineArrived;
       bareCpus.push(await bareCpu.stop());
       ratios.push(drains[i] / baselines[i]);
+      if (phases.floors) {
+        for (const schema of ['product', 'bare'] as const) {
+          const { rate, cpu } = await floor(schema);
+          floors[schema].push({ rate, ratio: rate / baselines[i], drainVsFloor: drains[i] / rate, cpu });
+        }
+      }
     }
 
     let e2eRate = Number.NaN;
-    if (endToEnd) {
+    if (phases.endToEnd) {
       const running = await startDeliveryWorker({ concurrency: CONCURRENCY });
       const arrived = allReceived(total);
       const started = performance.now();
@@ -337,9 +382,47 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
         `per event committed ${fmt(cpu.event_process_ms, 3)} + ${fmt(cpu.event_database_ms, 3)} ms ` +
         `(allows ${fmt(eventCeiling, 0)}/s)`,
     );
+    // The floors: each one's rate against the same round's baseline, and the worker's drain against it.
+    const floorFigures = phases.floors
+      ? Object.fromEntries(
+          (['product', 'bare'] as const).map((schema) => {
+            const rounds = floors[schema];
+            const figures = {
+              per_s: round(median(rounds.map((r) => r.rate)), 0),
+              vs_bare: round(median(rounds.map((r) => r.ratio))),
+              drain_vs_floor: round(median(rounds.map((r) => r.drainVsFloor))),
+              process_ms: round(
+                per(
+                  rounds.map((r) => r.cpu),
+                  total,
+                  'processMs',
+                ),
+                3,
+              ),
+              database_ms: round(
+                per(
+                  rounds.map((r) => r.cpu),
+                  total,
+                  'databaseMs',
+                ),
+                3,
+              ),
+            };
+            console.log(
+              `${' '.repeat(12)}durable floor on ${schema === 'product' ? "the product's tables" : 'a bare queue'}: ` +
+                `${fmt(figures.per_s, 0)}/s, ${fmt(figures.vs_bare, 2)} of the baseline ` +
+                `(per round: ${rounds.map((r) => fmt(r.ratio, 2)).join(', ')}); the worker's drain is ` +
+                `${fmt(figures.drain_vs_floor, 2)} of it; CPU per delivery ${fmt(figures.process_ms, 3)} ms here + ` +
+                `${fmt(figures.database_ms, 3)} ms PostgreSQL`,
+            );
+            return [schema, figures];
+          }),
+        )
+      : null;
     await receivers.close();
     return {
       receivers: count,
+      durable_floor: floorFigures,
       cpu_ms: cpu,
       drain_cpu_allows_per_s: round(drainCeiling, 0),
       drain_cpu_allows_vs_bare: round(drainCeiling / baselineRate),
@@ -354,7 +437,10 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   }
 
   const results: Awaited<ReturnType<typeof throughput>>[] = [];
-  for (const count of RECEIVER_COUNTS) results.push(await throughput(`throughput-${count}`, count, true));
+  for (const count of RECEIVER_COUNTS)
+    results.push(
+      await throughput(`throughput-${count}`, count, { endToEnd: true, floors: count === FLOOR_RECEIVERS }),
+    );
 
   // The same drain with 1,000,000 deliveries, 100,000 events and 10,000 endpoints of 1,000 other
   // tenants in the database (generated in SQL), against the 10-receiver figure above.
@@ -371,7 +457,7 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   await client.end();
   console.log(`loaded in ${fmt(loadSeconds)} s; draining to 10 receivers again:`);
-  const big = await throughput('throughput-10-big', 10, false);
+  const big = await throughput('throughput-10-big', 10, { endToEnd: false, floors: false });
   const small = results[1];
   const scaleDrain = big.ratio / small.ratio;
   console.log(`scale_drain (drain/baseline with the rows / without): ${fmt(scaleDrain, 2)}`);
@@ -383,12 +469,23 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
       `(their CPU allows ${fmt(results[0].events_cpu_allows_per_s, 0)}/s; ` +
       `through Prisma's interactive transaction: ${fmt(prismaEventsPerS, 0)})`,
   );
+  await floorPool.end();
+  const floors = results[RECEIVER_COUNTS.indexOf(FLOOR_RECEIVERS)].durable_floor;
+  if (!floors) throw new Error('the durable floors were not measured');
+  console.log(
+    `durable floors, ${FLOOR_RECEIVERS} receivers (the bare loop plus only a claim and a record per delivery): ` +
+      `${fmt(floors.bare.vs_bare, 2)} of the bare loop on a bare queue, ${fmt(floors.product.vs_bare, 2)} on the ` +
+      `product's tables; the worker's drain is ${fmt(floors.product.drain_vs_floor, 2)} of the latter`,
+  );
   return {
     ratios: {
       events_per_s: round(eventsPerS, 0),
       drain_vs_bare_1: results[0].ratio,
       drain_vs_bare_10: results[1].ratio,
       drain_vs_bare_100: results[2].ratio,
+      floor_bare_queue_vs_bare_10: floors.bare.vs_bare,
+      floor_product_vs_bare_10: floors.product.vs_bare,
+      drain_vs_floor_product_10: floors.product.drain_vs_floor,
       scale_drain: round(scaleDrain),
     },
     raw: {
