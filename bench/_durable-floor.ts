@@ -7,11 +7,11 @@
 // finished meanwhile, as the worker batches them). Nothing else: no fairness, no load of the event
 // or endpoint, no logs or metrics, no retry schedule.
 //
-// It runs on two schemas: the product's own tables (`deliveries`, whose 10 indexes the delivery
-// filters and the queue read; `delivery_attempts`), and a bare queue (a table of the same columns
-// with its primary key and one partial index of due deliveries, and an attempt table with its
-// primary key). The first is the floor for this schema; the second is the floor for any durable
-// queue on this machine. README ("Benchmarks") reads the two against the worker.
+// It runs on two schemas: the product's own tables (`deliveries`, with the indexes the delivery
+// filters and the queue read; `delivery_attempts`; `delivery_claims`), and a bare queue (a table of
+// the same columns with its primary key and one partial index of due deliveries, and an attempt
+// table with its primary key). The first is the floor for this schema; the second is the floor for
+// any durable queue on this machine. README ("Benchmarks") reads the two against the worker.
 import type pg from 'pg';
 
 export interface FloorDelivery {
@@ -38,34 +38,60 @@ const BARE_TABLES = `
     endpoint_id text not null, attempt_number int not null, started_at timestamptz not null,
     succeeded boolean not null, response_status int, latency_ms int not null)`;
 
-/** Statements of one schema; the product's are the same writes on its own tables. */
+/**
+ * Statements of one schema. On the product's tables a claim is a row in `delivery_claims` (with a
+ * row lock on its delivery) and a record ends it, as the worker's do; on the bare queue the claim is
+ * a column of the queue's row.
+ */
 function statements(schema: FloorSchema) {
-  const queue = schema === 'product' ? 'deliveries' : 'bench_floor_queue';
-  const attempts = schema === 'product' ? 'delivery_attempts' : 'bench_floor_attempts';
+  const input = `input as (
+      select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text,
+        endpoint_id text, started_at timestamptz, response_status int, latency_ms int)
+    )`;
+  const moved = `status = 'succeeded', attempt_count = 1, last_attempt_at = i.started_at, next_attempt_at = null,
+    last_response_status = i.response_status, updated_at = now()`;
+  const attempt = (table: string) => `attempt as (
+      insert into ${table} (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at, succeeded,
+        response_status, latency_ms)
+      select id, tenant_id, delivery_id, endpoint_id, 1, started_at, true, response_status, latency_ms from input
+    )`;
+  if (schema === 'product') {
+    return {
+      claim: {
+        name: 'bench-floor-claim-product',
+        text: `with due as (
+            select d.id, d.tenant_id, d.endpoint_id from deliveries d
+            where d.status = 'pending' and d.next_attempt_at <= now()
+              and not exists (select from delivery_claims c where c.delivery_id = d.id and c.locked_until >= now())
+            order by d.next_attempt_at limit $1 for update of d skip locked
+          )
+          insert into delivery_claims (delivery_id, tenant_id, endpoint_id, locked_until)
+          select id, tenant_id, endpoint_id, now() + interval '40 seconds' from due
+          on conflict (delivery_id) do update set locked_until = excluded.locked_until
+          returning delivery_id as id`,
+      },
+      record: {
+        name: 'bench-floor-record-product',
+        text: `with ${input}, ${attempt('delivery_attempts')}, moved as (
+            update deliveries d set ${moved} from input i where d.id = i.delivery_id returning d.id
+          )
+          delete from delivery_claims c using moved m where c.delivery_id = m.id`,
+      },
+    };
+  }
   return {
     claim: {
-      name: `bench-floor-claim-${schema}`,
-      text: `update ${queue} set locked_until = now() + interval '40 seconds' where id in (
-          select id from ${queue} where status = 'pending' and next_attempt_at <= now()
+      name: 'bench-floor-claim-bare',
+      text: `update bench_floor_queue set locked_until = now() + interval '40 seconds' where id in (
+          select id from bench_floor_queue where status = 'pending' and next_attempt_at <= now()
             and (locked_until is null or locked_until < now())
           order by next_attempt_at limit $1 for update skip locked)
         returning id`,
     },
     record: {
-      name: `bench-floor-record-${schema}`,
-      text: `with input as (
-          select * from json_to_recordset($1::json) as x(id text, tenant_id uuid, delivery_id text,
-            endpoint_id text, started_at timestamptz, response_status int, latency_ms int)
-        ), attempt as (
-          insert into ${attempts} (id, tenant_id, delivery_id, endpoint_id, attempt_number, started_at,
-            succeeded, response_status, latency_ms)
-          select id, tenant_id, delivery_id, endpoint_id, 1, started_at, true, response_status, latency_ms
-          from input
-        )
-        update ${queue} d set status = 'succeeded', attempt_count = 1, last_attempt_at = i.started_at,
-          next_attempt_at = null, last_response_status = i.response_status, locked_until = null,
-          updated_at = now()
-        from input i where d.id = i.delivery_id`,
+      name: 'bench-floor-record-bare',
+      text: `with ${input}, ${attempt('bench_floor_attempts')}
+        update bench_floor_queue d set ${moved}, locked_until = null from input i where d.id = i.delivery_id`,
     },
   };
 }

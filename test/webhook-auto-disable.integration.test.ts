@@ -74,6 +74,15 @@ describe('auto-disable (README "Webhook operations")', () => {
     const { t, db, endpoint, watcher, bad } = await setUp();
     await bookingEvents(t, 4);
     const [d1, d2, d3, d4] = await deliveriesOf(t, endpoint.id);
+    // A worker holds the untried one: disabling fails it and ends the claim.
+    await db.deliveryClaim.create({
+      data: {
+        deliveryId: d4.id,
+        tenantId: t.tenantId,
+        endpointId: endpoint.id,
+        lockedUntil: new Date(Date.now() + 60_000),
+      },
+    });
 
     await attempt(t, d1.id, 1);
     await attempt(t, d2.id, 1);
@@ -95,6 +104,7 @@ describe('auto-disable (README "Webhook operations")', () => {
       [d3.id, 'failed'],
       [d4.id, 'failed'],
     ]);
+    expect(await db.deliveryClaim.count({ where: { endpointId: endpoint.id } })).toBe(0);
 
     // One webhook.endpoint.disabled, its object the endpoint in its public shape; delivered to the
     // observer only, never to the endpoint it is about (which subscribes to *).

@@ -81,7 +81,8 @@ describe('crash recovery of the worker engine', () => {
 
     const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1 });
-    expect(delivery.lockedUntil).not.toBeNull(); // still claimed by the dead process
+    // Still claimed by the dead process.
+    expect(await db.deliveryClaim.findUnique({ where: { deliveryId: delivery.id } })).not.toBeNull();
 
     await startWorkerProcess();
     const done = await eventually(

@@ -19,6 +19,7 @@ const TENANT_MODELS = new Set<string>([
   'WebhookEndpoint',
   'Delivery',
   'DeliveryAttempt',
+  'DeliveryClaim',
   'IdempotencyKey',
   'AuditLog',
   'Invitation',

@@ -66,7 +66,6 @@ describe('the hand-over', () => {
       status: 'pending',
       attemptCount: 0,
       relayedAt: null,
-      lockedUntil: null,
     });
     expect(delivery.nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now());
   });
@@ -110,6 +109,15 @@ describe('the hand-over', () => {
       relayedAt: null,
     });
 
+    // A worker's claim left from the delivery's last round: requeued, it is in flight for no cap.
+    await db.deliveryClaim.create({
+      data: {
+        deliveryId: original.id,
+        tenantId: tenant.tenantId,
+        endpointId: original.endpointId,
+        lockedUntil: new Date(Date.now() + 60_000),
+      },
+    });
     const since = new Date(Date.now() - 60_000).toISOString();
     expect(
       await notified(async () => {
@@ -120,8 +128,8 @@ describe('the hand-over', () => {
       status: 'pending',
       attemptBase: 6,
       relayedAt: null,
-      lockedUntil: null,
     });
+    expect(await db.deliveryClaim.count({ where: { deliveryId: original.id } })).toBe(0);
     // A recovery with nothing to requeue wakes nobody.
     expect(
       await notified(() =>

@@ -78,7 +78,7 @@ try {
       process.kill(-doomed.pid, 'SIGKILL');
       killedAt = Date.now();
       const { rows } = await db.query<{ n: number }>(
-        `select count(*)::int as n from deliveries where status = 'pending' and locked_until > now()`,
+        `select count(*)::int as n from delivery_claims where locked_until > now()`,
       );
       claimsAtKill = rows[0].n;
     }

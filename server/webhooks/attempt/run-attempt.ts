@@ -125,6 +125,14 @@ export function attemptRecordRow(r: AttemptRecord) {
 }
 
 /**
+ * Ends the worker's claim on a delivery that did not record an attempt (a no-op on the Inngest
+ * engine, which claims nothing). Left to lapse, it would count as in flight until then.
+ */
+async function endClaim(ctx: OperationContext, deliveryId: string): Promise<void> {
+  await ctx.db.deliveryClaim.deleteMany({ where: { deliveryId } });
+}
+
+/**
  * The throttle turned the attempt away: nothing is sent or recorded, and the delivery is due again
  * at `until` (the worker's schedule; its claim ends here; the Inngest function sleeps until then).
  */
@@ -136,8 +144,9 @@ async function waitForSlot(
 ): Promise<AttemptOutcome> {
   await ctx.db.delivery.updateMany({
     where: { id: deliveryId, status: 'pending', attemptCount: { lt: job.attempt } },
-    data: { nextAttemptAt: until, lockedUntil: null },
+    data: { nextAttemptAt: until },
   });
+  await endClaim(ctx, deliveryId);
   return { kind: 'throttled', attempt: job.attempt, until };
 }
 
@@ -159,8 +168,9 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     // An inactive endpoint gets no request, scheduled retries included: the delivery ends as failed.
     await ctx.db.delivery.updateMany({
       where: { id: delivery.id, status: 'pending' },
-      data: { status: 'failed', nextAttemptAt: null, lockedUntil: null },
+      data: { status: 'failed', nextAttemptAt: null },
     });
+    await endClaim(ctx, delivery.id);
     return { kind: 'skipped', reason: 'endpoint_inactive', attemptCount: delivery.attemptCount };
   }
 

@@ -29,8 +29,10 @@ export async function disableIfFailing(ctx: OperationContext, endpointId: string
     if (changed === 0) return null;
     await tx.delivery.updateMany({
       where: { endpointId, status: 'pending' },
-      data: { status: 'failed', nextAttemptAt: null, lockedUntil: null },
+      data: { status: 'failed', nextAttemptAt: null },
     });
+    // Their claims end too: a failed delivery is in flight for no cap.
+    await tx.deliveryClaim.deleteMany({ where: { endpointId } });
     const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
     const stats = await endpointStats(ctx, [endpointId]);
     const endpoint = serializeEndpoint(row, stats.get(endpointId));

@@ -1,8 +1,9 @@
 -- Records attempts, one JSON object each, used by both engines: alone (Inngest, direct calls) or
 -- several at once (the worker's batches), in one statement (so one round trip, and no transaction
 -- around it). For each record the attempt row is unique per (delivery, number), and only a new row
--- moves its still-pending delivery to its new state (ending the worker's claim) and its endpoint's
--- failure streak (README, "Webhook operations"): a 2xx resets it, a failure adds one (the first sets
+-- moves its still-pending delivery to its new state (ending the worker's claim: its row in
+-- `delivery_claims`) and its endpoint's failure streak (README, "Webhook operations"): a 2xx resets
+-- it, a failure adds one (the first sets
 -- `failure_streak_since`); within one batch, failures after its last success count. Attempts of the
 -- service's own `webhook.*` notices never add to a streak, so a notice can never disable an
 -- endpoint. An unchanged streak (a success on a healthy endpoint, the common case) is not written.
@@ -23,11 +24,12 @@ with input as (
   returning delivery_id, attempt_number
 ), moved as (
   update deliveries d set status = i.status, attempt_count = i.attempt_number, last_attempt_at = i.started_at,
-    next_attempt_at = i.next_attempt_at, last_response_status = i.response_status, locked_until = null,
-    updated_at = now()
+    next_attempt_at = i.next_attempt_at, last_response_status = i.response_status, updated_at = now()
   from attempt a join input i on i.delivery_id = a.delivery_id and i.attempt_number = a.attempt_number
   where d.id = a.delivery_id and d.tenant_id = i.tenant_id and d.status = 'pending'
   returning d.id, d.tenant_id, d.endpoint_id, d.attempt_count
+), released as (
+  delete from delivery_claims c using moved m where c.delivery_id = m.id
 ), recorded as (
   select m.id as delivery_id, m.tenant_id, m.endpoint_id, i.started_at, i.succeeded,
     coalesce(i.notice, false) as notice

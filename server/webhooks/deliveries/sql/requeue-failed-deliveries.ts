@@ -34,9 +34,12 @@ export const requeueFailedDeliveries = typedSql<RequeueFailedDeliveriesParams, R
   limit $6::int
 ), requeued as (
   update deliveries d set status = 'pending', attempt_base = d.attempt_count, next_attempt_at = now(),
-    locked_until = null, relayed_at = null, updated_at = now()
+    relayed_at = null, updated_at = now()
   from batch where d.id = batch.id and d.tenant_id = $1::uuid and d.status = 'failed'
   returning d.id
+), released as (
+  -- No worker holds a failed delivery; a claim left from its last round must not count as in flight.
+  delete from delivery_claims c using requeued r where c.delivery_id = r.id
 ), notified as (
   select pg_notify($7, '') from (select 1 from requeued limit 1) any_requeued
 )

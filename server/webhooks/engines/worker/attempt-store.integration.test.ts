@@ -64,7 +64,8 @@ describe('worker attempt recorder', () => {
     const [a, b, c] = await newDeliveries(3, 'booking.created');
     // The worker's claims on them, which recording ends.
     await pool.query(
-      `update deliveries set locked_until = now() + interval '1 minute' where id = any($1::text[])`,
+      `insert into delivery_claims (delivery_id, tenant_id, endpoint_id, locked_until)
+       select id, tenant_id, endpoint_id, now() + interval '1 minute' from deliveries where id = any($1::text[])`,
       [[a, b, c].map((j) => j.deliveryId)],
     );
     // Every statement the recorder sends: a batch is one (no transaction around it).
@@ -100,21 +101,19 @@ describe('worker attempt recorder', () => {
       status: 'pending',
       attemptCount: 1,
       nextAttemptAt: retryAt,
-      lockedUntil: null,
       lastResponseStatus: 500,
     });
     expect(byId.get(b.deliveryId)).toMatchObject({
       status: 'failed',
       attemptCount: 1,
       nextAttemptAt: null,
-      lockedUntil: null,
     });
     expect(byId.get(c.deliveryId)).toMatchObject({
       status: 'succeeded',
       attemptCount: 1,
-      lockedUntil: null,
       lastResponseStatus: 200,
     });
+    expect(await db.deliveryClaim.count({ where: { deliveryId: { in: [...byId.keys()] } } })).toBe(0);
     expect(await db.deliveryAttempt.count({ where: { deliveryId: a.deliveryId } })).toBe(1);
     // Each attempt row names its delivery's endpoint (the stats read attempts by endpoint).
     const attempt = await db.deliveryAttempt.findFirstOrThrow({ where: { deliveryId: a.deliveryId } });

@@ -75,7 +75,7 @@ describe('a claim', () => {
       }
       // …and the claim took all 30.
       const { rows: claimed } = await client.query(
-        `select count(*)::int as n from deliveries where tenant_id = $1::uuid and locked_until > now()`,
+        `select count(*)::int as n from delivery_claims where tenant_id = $1::uuid and locked_until > now()`,
         [tenant.tenantId],
       );
       expect(claimed[0].n).toBe(30);

@@ -55,7 +55,7 @@ describe('fair claims', () => {
     // Everything the tenant may have in flight is: nothing more until an attempt ends.
     expect(await claimDue(pool, 30, LEASE, { perTenant: 5, perEndpoint: 3 })).toEqual([]);
     // A recorded attempt (here: the claim given back) makes room for exactly one more.
-    await forTenant(a.tenantId).delivery.update({ where: { id: first[0].id }, data: { lockedUntil: null } });
+    await forTenant(a.tenantId).deliveryClaim.delete({ where: { deliveryId: first[0].id } });
     expect(await claimDue(pool, 30, LEASE, { perTenant: 5, perEndpoint: 3 })).toHaveLength(1);
   });
 

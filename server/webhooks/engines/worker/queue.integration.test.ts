@@ -59,7 +59,11 @@ describe('claims', () => {
     expect(claimed.map((c) => c.id)).toEqual([first, second]);
     expect(claimed[0]).toMatchObject({ url: hook.url, eventType: 'booking.confirmed', attemptCount: 0 });
     expect(await claim(10)).toEqual([]); // held by the first claim
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: first } })).lockedUntil).not.toBeNull();
+    const held = await db.deliveryClaim.findMany({
+      where: { deliveryId: { in: [first, second, later, done] } },
+    });
+    expect(held.map((c) => c.deliveryId).sort()).toEqual([first, second].sort());
+    expect(held.every((c) => c.lockedUntil.getTime() > Date.now())).toBe(true);
 
     // Released claims are due again at once.
     await releaseClaims.pgRows(pool, [[first, second]]);
@@ -131,8 +135,8 @@ describe('several workers on one database', () => {
       const received = hook.received.slice(before).map((r) => r.headers['webhook-id']);
       expect(received).toHaveLength(40);
       expect(new Set(received).size).toBe(40);
-      const locked = await forTenant(tenant.tenantId).delivery.count({
-        where: { id: { in: ids }, lockedUntil: { not: null } },
+      const locked = await forTenant(tenant.tenantId).deliveryClaim.count({
+        where: { deliveryId: { in: ids } },
       });
       expect(locked).toBe(0); // recording ended every claim
     } finally {
@@ -156,7 +160,10 @@ describe('several workers on one database', () => {
         where: { id: { in: ids }, status: 'pending' },
       });
       expect(rows.length).toBeGreaterThan(0);
-      expect(rows.every((r) => r.lockedUntil === null)).toBe(true);
+      const held = await forTenant(tenant.tenantId).deliveryClaim.count({
+        where: { deliveryId: { in: rows.map((r) => r.id) } },
+      });
+      expect(held).toBe(0);
     } finally {
       await forTenant(tenant.tenantId).webhookEndpoint.updateMany({
         where: { url: slow.url },

@@ -1,7 +1,7 @@
 // The worker engine's queue is the deliveries table itself: a pending delivery whose
 // `next_attempt_at` has come is due. Workers claim due deliveries one claim at a time under a lock
-// (see below), so any number of processes share one database; a claim holds its delivery until `locked_until`, and recording
-// the attempt ends it. A claim of a process that died simply lapses, so its deliveries run again
+// (see below), so any number of processes share one database; a claim is a row in `delivery_claims`
+// that holds its delivery until its `locked_until`, and recording the attempt ends it. A claim of a process that died simply lapses, so its deliveries run again
 // (at least once, never lost) without any heartbeat or unlock step.
 //
 // Claims are fair (./sql/claim-deliveries.sql): a claimed delivery is in flight, no tenant and no

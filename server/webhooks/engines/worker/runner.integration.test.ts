@@ -65,6 +65,30 @@ describe('the worker', () => {
     }
   });
 
+  it('ends its claim on a delivery it fails unsent (its endpoint went inactive)', {
+    timeout: 20_000,
+  }, async () => {
+    const endpoint = await onlyEndpoint(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+    const events = await emit(2);
+    const db = forTenant(tenant.tenantId);
+    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { isActive: false } });
+    const before = answered;
+    const worker = await startDeliveryWorker({ concurrency: 2, pollIntervalMs: 20, caps });
+    try {
+      const where = { eventId: { in: events.map((e) => e.id) } };
+      await eventually(
+        async () =>
+          (await db.delivery.count({ where: { ...where, status: 'failed' } })) === 2 ? true : undefined,
+        10_000,
+        'both deliveries failed',
+      );
+      expect(await db.deliveryClaim.count({ where: { delivery: where } })).toBe(0);
+      expect(answered).toBe(before);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('sends the next request while the last one is still being recorded', { timeout: 20_000 }, async () => {
     // Failures move the endpoint's failure streak: with the endpoint's row locked elsewhere, their
     // records wait for the lock, and the one slot must not wait with them.

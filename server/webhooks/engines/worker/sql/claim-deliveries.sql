@@ -1,17 +1,23 @@
 -- Claims up to `limit` due deliveries for `leaseMs` milliseconds, fairly, and returns them as
 -- attempts need them (one round trip: the claim is also the load; the same columns as
 -- attempt/sql/load-delivery.sql), in the order to start them. Fair: a claimed delivery is in flight
--- until its attempt is recorded (or its claim lapses), and no tenant may have more than
--- `perTenant`, no endpoint more than `perEndpoint` in flight, whatever their backlog; within those
--- caps the claim takes one delivery of each tenant in turn (the oldest due of its endpoints, one
--- endpoint after the other), so one tenant's backlog never delays another tenant's deliveries.
+-- (it has a row in `delivery_claims`) until its attempt is recorded (or its claim lapses), and no
+-- tenant may have more than `perTenant`, no endpoint more than `perEndpoint` in flight, whatever
+-- their backlog; within those caps the claim takes one delivery of each tenant in turn (the oldest
+-- due of its endpoints, one endpoint after the other), so one tenant's backlog never delays another
+-- tenant's deliveries.
 -- Run under the claim lock (engines/worker/queue.ts), so concurrent workers see each other's claims.
 -- @param limit
 -- @param leaseMs
 -- @param perTenant
 -- @param perEndpoint
+-- @not-null id, tenantId, status, attemptCount, attemptBase, eventId, eventType, payload, endpointId, url, isActive, secretEnc
 with recursive held as (
-  select tenant_id, endpoint_id from deliveries where status = 'pending' and locked_until >= now()
+  -- A claim ends when its attempt is recorded; one on a delivery that is no longer pending (ended
+  -- another way) holds nothing either.
+  select c.tenant_id, c.endpoint_id from delivery_claims c
+  join deliveries d on d.id = c.delivery_id
+  where c.locked_until >= now() and d.status = 'pending'
 ), tenant_held as (
   select tenant_id, count(*)::int as n from held group by tenant_id
 ), endpoint_held as (
@@ -43,7 +49,7 @@ with recursive held as (
   cross join lateral (
     select d.id, d.tenant_id, d.endpoint_id, d.next_attempt_at from deliveries d
     where d.status = 'pending' and d.endpoint_id = e.endpoint_id and d.next_attempt_at <= now()
-      and (d.locked_until is null or d.locked_until < now())
+      and not exists (select from delivery_claims h where h.delivery_id = d.id and h.locked_until >= now())
     order by d.next_attempt_at
     limit greatest(0, least(
       $4::int - coalesce((select h.n from endpoint_held h where h.endpoint_id = e.endpoint_id), 0),
@@ -61,22 +67,29 @@ with recursive held as (
   order by r.tenant_turn, r.next_attempt_at, r.id
   limit $1::int
 ), due as (
-  -- Row locks, and a last look: a claim that committed since this statement's snapshot wins.
-  select d.id from deliveries d
+  -- Row locks, and a last look at the delivery: an attempt recorded since this statement's snapshot
+  -- (by a worker whose claim had lapsed) wins. Claims run one at a time, so no other claim can have
+  -- committed since.
+  select d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.attempt_count, d.attempt_base,
+    d.traceparent, d.next_attempt_at
+  from deliveries d
   where d.id = any (array(select p.id from picked p))
-    and d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+    and d.status = 'pending' and d.next_attempt_at <= now()
   for update of d skip locked
 ), claimed as (
-  update deliveries d set locked_until = now() + $2::int * interval '1 millisecond'
-  where d.id = any (array(select due.id from due))
-  returning d.*
+  -- A claim of a process that died lapsed and is taken over.
+  insert into delivery_claims (delivery_id, tenant_id, endpoint_id, locked_until)
+  select due.id, due.tenant_id, due.endpoint_id, now() + $2::int * interval '1 millisecond' from due
+  on conflict (delivery_id) do update set locked_until = excluded.locked_until
+  returning delivery_id
 )
 select d.id, d.tenant_id as "tenantId", d.status, d.attempt_count as "attemptCount", d.traceparent,
   d.attempt_base as "attemptBase", e.id as "eventId", e.type as "eventType", e.payload,
   w.id as "endpointId", w.url, w.is_active as "isActive", w.rate_limit_per_second as "rateLimitPerSecond",
   w.secret_enc as "secretEnc", w.previous_secret_enc as "previousSecretEnc",
   w.previous_secret_expires_at as "previousSecretExpiresAt"
-from claimed d
+from due d
+join claimed c on c.delivery_id = d.id
 join picked p on p.id = d.id
 -- The event by its key, one index lookup per claimed delivery: `offset 0` keeps this a lookup. Joined
 -- flat, the planner (which counts on one claimed row) may read the tenant's every event per row: 17 ms

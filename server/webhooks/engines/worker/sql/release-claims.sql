@@ -1,3 +1,3 @@
 -- Gives back claims a stopping worker did not start, so other workers take them at once.
 -- @param deliveryIds
-update deliveries set locked_until = null where id = any($1::text[]) and status = 'pending'
+delete from delivery_claims where delivery_id = any($1::text[])

@@ -11,6 +11,6 @@ export type ReleaseClaimsRow = Record<string, never>;
  */
 export const releaseClaims = typedSql<ReleaseClaimsParams, ReleaseClaimsRow>({
   name: 'release-claims',
-  text: `update deliveries set locked_until = null where id = any($1::text[]) and status = 'pending'`,
+  text: `delete from delivery_claims where delivery_id = any($1::text[])`,
   columns: [],
 });
