@@ -16,6 +16,7 @@ let client: pg.Client;
 
 interface PlanNode {
   'Relation Name'?: string;
+  'Index Cond'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
   Plans?: PlanNode[];
@@ -79,6 +80,49 @@ describe('a claim', () => {
         [tenant.tenantId],
       );
       expect(claimed[0].n).toBe(30);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+  it("reads no more of an endpoint's backlog than its share of the claim", async () => {
+    // 10 endpoints with 30 due deliveries each, caps too high to bind: a claim of 20 goes round the
+    // endpoints twice, so it needs each one's 2 oldest, not all 30.
+    const ctx = operationContext(tenant.tenantId, SYSTEM_ACTOR);
+    const endpointIds: string[] = [];
+    for (let i = 0; i < 10; i++)
+      endpointIds.push(
+        (await createEndpoint(ctx, { url: `http://127.0.0.1:9/share/${i}`, events: ['booking.*'] })).id,
+      );
+    await client.query('begin');
+    try {
+      await client.query(
+        `insert into events (id, tenant_id, type, payload, created_at)
+         select 'evt_share_' || n, $1::uuid, 'booking.confirmed', '{}'::jsonb, now() from generate_series(1, 30) n`,
+        [tenant.tenantId],
+      );
+      await client.query(
+        `insert into deliveries (id, tenant_id, event_id, event_type, endpoint_id, next_attempt_at)
+         select 'dlv_share_' || n || '_' || e.ord, $1::uuid, 'evt_share_' || n, 'booking.confirmed', e.id,
+           now() - interval '1 second'
+         from generate_series(1, 30) n, unnest($2::text[]) with ordinality as e(id, ord)`,
+        [tenant.tenantId, endpointIds],
+      );
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (analyze, format json) ${claimDeliveries.text}`,
+        [20, claimLeaseMs(10_000), 1000, 1000],
+      );
+      const root = rows[0]['QUERY PLAN'][0].Plan;
+      // The probes of each endpoint's due deliveries (the loose scan over endpoints probes with `>`).
+      const probes = nodesOn('deliveries', root).filter((n) =>
+        /\(endpoint_id = /.test(n['Index Cond'] ?? ''),
+      );
+      expect(probes.length, JSON.stringify(root)).toBeGreaterThan(0);
+      for (const probe of probes) expect(probe['Actual Rows'], JSON.stringify(probe)).toBeLessThanOrEqual(2);
+      const { rows: claimed } = await client.query(
+        `select count(*)::int as n from delivery_claims where tenant_id = $1::uuid and locked_until > now()`,
+        [tenant.tenantId],
+      );
+      expect(claimed[0].n).toBe(20);
     } finally {
       await client.query('rollback');
     }

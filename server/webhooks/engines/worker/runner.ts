@@ -82,8 +82,9 @@ export async function startDeliveryWorker(options: WorkerOptions = {}): Promise<
   /** The claim under way, if any (one at a time). */
   let claiming: Promise<void> | undefined;
   /**
-   * The last claim found fewer due deliveries than it asked for (none due, or the rest capped): wait
-   * for a NOTIFY, a finished attempt or the next poll.
+   * The last claim found fewer due deliveries than it asked for (none due, the rest capped, or
+   * beyond each endpoint's share of the claim): wait for a NOTIFY, a finished attempt or the next
+   * poll.
    */
   let caughtUp = false;
   /** Counts wake-ups, so one that arrives while a claim is under way is not lost. */

@@ -64,30 +64,39 @@ export const claimDeliveries = typedSql<ClaimDeliveriesParams, ClaimDeliveriesRo
     where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id > e.endpoint_id
     order by d.endpoint_id limit 1
   ) n
-), candidates as (
-  -- Each endpoint's oldest due, unclaimed deliveries, as many as its cap and its tenant's leave
-  -- room for.
-  select c.id, c.tenant_id, c.next_attempt_at,
-    row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_turn
+), room as (
+  -- What each endpoint may put in flight now: what its cap and its tenant's leave room for, and no
+  -- more than its share of the claim. The turns below go round a tenant's endpoints, so a claim of
+  -- \`limit\` takes at most ceil(limit / endpoints) from each while all have that many due. Without
+  -- the share a claim sorted every endpoint's whole room (100 endpoints with 40 due each: 4,000
+  -- candidates, 18–37 ms, for 60 taken). An endpoint with fewer due leaves its turns to the next
+  -- claim, which the worker makes as soon as an attempt ends.
+  select e.endpoint_id, e.tenant_id, $3::int - coalesce(th.n, 0) as tenant_room,
+    least($4::int - coalesce(eh.n, 0), $3::int - coalesce(th.n, 0), ($1::int + te.n - 1) / te.n) as endpoint_room
   from endpoints e
+  join (select tenant_id, count(*)::int as n from endpoints group by tenant_id) te on te.tenant_id = e.tenant_id
+  left join endpoint_held eh on eh.endpoint_id = e.endpoint_id
+  left join tenant_held th on th.tenant_id = e.tenant_id
+), candidates as (
+  -- Each endpoint's oldest due, unclaimed deliveries, as many as its room.
+  select c.id, c.tenant_id, c.next_attempt_at, r.tenant_room,
+    row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_turn
+  from room r
   cross join lateral (
     select d.id, d.tenant_id, d.endpoint_id, d.next_attempt_at from deliveries d
-    where d.status = 'pending' and d.endpoint_id = e.endpoint_id and d.next_attempt_at <= now()
+    where d.status = 'pending' and d.endpoint_id = r.endpoint_id and d.next_attempt_at <= now()
       and not exists (select from delivery_claims h where h.delivery_id = d.id and h.locked_until >= now())
     order by d.next_attempt_at
-    limit greatest(0, least(
-      $4::int - coalesce((select h.n from endpoint_held h where h.endpoint_id = e.endpoint_id), 0),
-      $3::int - coalesce((select t.n from tenant_held t where t.tenant_id = e.tenant_id), 0)
-    ))
+    limit greatest(0, r.endpoint_room)
   ) c
 ), ranked as (
   -- A tenant's turns go round its endpoints; a turn of each tenant before any tenant's next turn.
-  select c.id, c.tenant_id, c.next_attempt_at,
+  select c.id, c.tenant_id, c.next_attempt_at, c.tenant_room,
     row_number() over (partition by c.tenant_id order by c.endpoint_turn, c.next_attempt_at, c.id) as tenant_turn
   from candidates c
 ), picked as (
   select r.id, r.tenant_turn, r.next_attempt_at from ranked r
-  where r.tenant_turn <= $3::int - coalesce((select t.n from tenant_held t where t.tenant_id = r.tenant_id), 0)
+  where r.tenant_turn <= r.tenant_room
   order by r.tenant_turn, r.next_attempt_at, r.id
   limit $1::int
 ), due as (
