@@ -26,6 +26,18 @@ export async function recordBookingEvents(
   return envelopes;
 }
 
+/** A worker's live claim on a delivery (60 s left), as a worker holding it in flight leaves it. */
+export function holdDelivery(tenantId: string, delivery: { id: string; endpointId: string }) {
+  return forTenant(tenantId).deliveryClaim.create({
+    data: {
+      deliveryId: delivery.id,
+      tenantId,
+      endpointId: delivery.endpointId,
+      lockedUntil: new Date(Date.now() + 60_000),
+    },
+  });
+}
+
 /** The events recorded for a tenant, oldest first, optionally of one type or about one object. */
 export async function eventsOf(tenantId: string, filter: { type?: string; objectId?: string } = {}) {
   const rows = await forTenant(tenantId).event.findMany({

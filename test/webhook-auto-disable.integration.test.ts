@@ -6,7 +6,7 @@ import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { sendDisabledNotice } from '@/server/webhooks/notices/disabled-email';
-import { recordBookingEvents } from '@/test/domain-fixtures';
+import { holdDelivery, recordBookingEvents } from '@/test/domain-fixtures';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, type Respond, startReceiver } from './webhook-receiver';
 
@@ -75,14 +75,7 @@ describe('auto-disable (README "Webhook operations")', () => {
     await bookingEvents(t, 4);
     const [d1, d2, d3, d4] = await deliveriesOf(t, endpoint.id);
     // A worker holds the untried one: disabling fails it and ends the claim.
-    await db.deliveryClaim.create({
-      data: {
-        deliveryId: d4.id,
-        tenantId: t.tenantId,
-        endpointId: endpoint.id,
-        lockedUntil: new Date(Date.now() + 60_000),
-      },
-    });
+    await holdDelivery(t.tenantId, d4);
 
     await attempt(t, d1.id, 1);
     await attempt(t, d2.id, 1);

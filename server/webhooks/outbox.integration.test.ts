@@ -5,6 +5,7 @@ import { directDatabaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleEnvelope, exampleObject } from '@/server/events/payloads';
+import { holdDelivery } from '@/test/domain-fixtures';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { DELIVERIES_CHANNEL } from './hand-over';
 import { createEndpoint, recoverDeliveries, resendDelivery } from './index';
@@ -110,14 +111,7 @@ describe('the hand-over', () => {
     });
 
     // A worker's claim left from the delivery's last round: requeued, it is in flight for no cap.
-    await db.deliveryClaim.create({
-      data: {
-        deliveryId: original.id,
-        tenantId: tenant.tenantId,
-        endpointId: original.endpointId,
-        lockedUntil: new Date(Date.now() + 60_000),
-      },
-    });
+    await holdDelivery(tenant.tenantId, original);
     const since = new Date(Date.now() - 60_000).toISOString();
     expect(
       await notified(async () => {
