@@ -26,7 +26,11 @@ with input as (
   update deliveries d set status = i.status, attempt_count = i.attempt_number, last_attempt_at = i.started_at,
     next_attempt_at = i.next_attempt_at, last_response_status = i.response_status, updated_at = now()
   from attempt a join input i on i.delivery_id = a.delivery_id and i.attempt_number = a.attempt_number
-  where d.id = a.delivery_id and d.tenant_id = i.tenant_id and d.status = 'pending'
+  -- Found by its key alone; the tenant and status are checked, not searched by (`is true` keeps
+  -- them out of any index condition). With a new tenant's rows missing from the statistics the
+  -- planner walked the tenant's every delivery in (tenant_id, object_id) for each record: 40 ms for
+  -- a batch of 8 under load.
+  where d.id = a.delivery_id and (d.tenant_id = i.tenant_id and d.status = 'pending') is true
   returning d.id, d.tenant_id, d.endpoint_id, d.attempt_count
 ), released as (
   delete from delivery_claims c using moved m where c.delivery_id = m.id

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '@/server/db/client';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/webhooks';
+import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
 import { createTestTenant, type TestTenant } from '@/test/helpers';
 import { claimLeaseMs } from './queue';
 import { claimDeliveries } from './sql/claim-deliveries';
@@ -15,7 +16,11 @@ let tenant: TestTenant;
 let client: pg.Client;
 
 interface PlanNode {
+  'Node Type'?: string;
+  Filter?: string;
   'Relation Name'?: string;
+  'Index Name'?: string;
+  'Shared Hit Blocks'?: number;
   'Index Cond'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
@@ -127,6 +132,113 @@ describe('a claim', () => {
         [tenant.tenantId],
       );
       expect(claimed[0].n).toBe(20);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+  it('records an attempt on its delivery found by key, however few rows the statistics give its tenant', async () => {
+    // A new tenant's burst, before autovacuum's next analyze: the statistics know none of its rows.
+    const other = await createTestTenant('record-plan');
+    const endpoint = await createEndpoint(operationContext(other.tenantId, SYSTEM_ACTOR), {
+      url: 'http://127.0.0.1:9/record',
+      events: ['booking.*'],
+    });
+    await client.query('analyze deliveries');
+    await client.query('begin');
+    try {
+      await client.query(
+        `insert into events (id, tenant_id, type, payload, created_at)
+         values ('evt_record_plan', $1::uuid, 'booking.confirmed', '{}'::jsonb, now())`,
+        [other.tenantId],
+      );
+      await client.query(
+        `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, next_attempt_at)
+         select 'dlv_record_' || lpad(n::text, 5, '0'), $1::uuid, 'evt_record_plan', 'booking.confirmed',
+           'bkg_' || n, $2, now()
+         from generate_series(1, 3000) n`,
+        [other.tenantId, endpoint.id],
+      );
+      const records = JSON.stringify([
+        {
+          id: 'att_record_plan',
+          tenant_id: other.tenantId,
+          delivery_id: 'dlv_record_01500',
+          endpoint_id: endpoint.id,
+          attempt_number: 1,
+          started_at: new Date().toISOString(),
+          succeeded: true,
+          response_status: 200,
+          latency_ms: 1,
+          response_excerpt: '',
+          error: null,
+          status: 'succeeded',
+          next_attempt_at: null,
+          notice: false,
+        },
+      ]);
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (analyze, buffers, format json) ${recordAttempts.text}`,
+        [records],
+      );
+      const root = rows[0]['QUERY PLAN'][0].Plan;
+      const reads = nodesOn('deliveries', root).filter((n) => n['Node Type']?.endsWith('Scan'));
+      expect(reads.length, JSON.stringify(root)).toBeGreaterThan(0);
+      // By its primary key alone: with the tenant's rows missing from the statistics, a tenant index
+      // looks free to the planner, and (tenant_id, object_id) walked the tenant's every delivery.
+      for (const read of reads) expect(read['Index Name'], JSON.stringify(read)).toBe('deliveries_pkey');
+    } finally {
+      await client.query('rollback');
+    }
+  });
+  it('claims by key, however few rows the statistics give the tenant', async () => {
+    // A new tenant's burst, before autovacuum's next analyze: the statistics know none of its rows.
+    const other = await createTestTenant('claim-stale');
+    const endpoint = await createEndpoint(operationContext(other.tenantId, SYSTEM_ACTOR), {
+      url: 'http://127.0.0.1:9/stale',
+      events: ['booking.*'],
+    });
+    await client.query('analyze deliveries');
+    await client.query('begin');
+    try {
+      await client.query(
+        `insert into events (id, tenant_id, type, payload, created_at)
+         values ('evt_claim_stale', $1::uuid, 'booking.confirmed', '{}'::jsonb, now())`,
+        [other.tenantId],
+      );
+      await client.query(
+        `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, next_attempt_at)
+         select 'dlv_stale_' || lpad(n::text, 5, '0'), $1::uuid, 'evt_claim_stale', 'booking.confirmed',
+           'bkg_' || n, $2, now() - interval '1 second'
+         from generate_series(1, 3000) n`,
+        [other.tenantId, endpoint.id],
+      );
+      // Some in flight already, so the count of what is in flight has claims to look up.
+      await client.query(
+        `insert into delivery_claims (delivery_id, tenant_id, endpoint_id, locked_until)
+         select id, tenant_id, endpoint_id, now() + interval '1 minute' from deliveries
+         where tenant_id = $1::uuid order by id limit 10`,
+        [other.tenantId],
+      );
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (analyze, format json) ${claimDeliveries.text}`,
+        [20, claimLeaseMs(10_000), 1000, 1000],
+      );
+      const root = rows[0]['QUERY PLAN'][0].Plan;
+      // The queue's index serves the scans over endpoints and each endpoint's due deliveries; the
+      // reads of given deliveries (the row locks, the count of what is in flight) are by key.
+      const reads = nodesOn('deliveries', root).filter((n) => n['Node Type']?.endsWith('Scan'));
+      expect(
+        reads.map((n) => n['Node Type']),
+        JSON.stringify(root),
+      ).not.toContain('Seq Scan');
+      for (const read of reads) {
+        // A bitmap scan names its index on the node below it.
+        const index = read['Node Type'] === 'Bitmap Heap Scan' ? read.Plans?.[0] : read;
+        const conditions = `${index?.['Index Cond'] ?? ''} ${read.Filter ?? ''}`;
+        if (/\bid = (ANY|c\.delivery_id)/.test(conditions)) {
+          expect(index?.['Index Name'], JSON.stringify(read)).toBe('deliveries_pkey');
+        }
+      }
     } finally {
       await client.query('rollback');
     }

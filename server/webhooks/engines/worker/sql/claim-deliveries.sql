@@ -14,10 +14,11 @@
 -- @not-null id, tenantId, status, attemptCount, attemptBase, eventId, eventType, payload, endpointId, url, isActive, secretEnc
 with recursive held as (
   -- A claim ends when its attempt is recorded; one on a delivery that is no longer pending (ended
-  -- another way) holds nothing either.
+  -- another way) holds nothing either. Its delivery is looked up by key: joined, the planner may
+  -- read the table's every pending delivery to match a few claims.
   select c.tenant_id, c.endpoint_id from delivery_claims c
-  join deliveries d on d.id = c.delivery_id
-  where c.locked_until >= now() and d.status = 'pending'
+  where c.locked_until >= now()
+    and (select d.status from deliveries d where d.id = c.delivery_id) = 'pending'
 ), tenant_held as (
   select tenant_id, count(*)::int as n from held group by tenant_id
 ), endpoint_held as (
@@ -85,8 +86,10 @@ with recursive held as (
   select d.id, d.tenant_id, d.endpoint_id, d.event_id, d.status, d.attempt_count, d.attempt_base,
     d.traceparent, d.next_attempt_at
   from deliveries d
+  -- By key alone (`is true` keeps the rest out of any index condition): with a new tenant's rows
+  -- missing from the statistics, the planner walked every pending delivery instead.
   where d.id = any (array(select p.id from picked p))
-    and d.status = 'pending' and d.next_attempt_at <= now()
+    and (d.status = 'pending' and d.next_attempt_at <= now()) is true
   for update of d skip locked
 ), claimed as (
   -- A claim of a process that died lapsed and is taken over.
