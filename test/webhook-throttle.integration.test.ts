@@ -6,11 +6,13 @@ import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
+import { loadDelivery } from '@/server/webhooks/attempt/sql/load-delivery';
 import { THROTTLE_WINDOW_MS, takeThrottleSlot } from '@/server/webhooks/attempt/throttle';
 import { DELIVERY_REQUESTED } from '@/server/webhooks/engines/inngest/client';
 import { deliverWebhook } from '@/server/webhooks/engines/inngest/functions';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { recordEvent } from '@/server/webhooks/outbox';
+import { holdDelivery } from './domain-fixtures';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
@@ -214,6 +216,37 @@ describe('a slot taken but not used at once', () => {
       kind: 'succeeded',
     });
     expect(hook.received).toHaveLength(1);
+  });
+
+  it("ends the attempt's claim when it waits, but not a claim for a later attempt", async () => {
+    const t = await newTenant('throttle claim');
+    const { endpoint } = await throttled(t, 1);
+    await events(t, 1);
+    const db = forTenant(t.tenantId);
+    const [delivery] = await db.delivery.findMany({ where: { endpointId: endpoint.id } });
+    const loaded = (await loadDelivery.rows(db, delivery.id, t.tenantId))[0];
+    // The one slot of this second is taken: every attempt below waits.
+    expect(await takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 1)).toBeNull();
+    const store = { load: async () => loaded, record: async () => true };
+
+    await holdDelivery(t.tenantId, delivery);
+    expect(
+      await runAttempt({ tenantId: t.tenantId, deliveryId: delivery.id, attempt: 1 }, { store }),
+    ).toMatchObject({
+      kind: 'throttled',
+    });
+    expect(await db.deliveryClaim.count({ where: { deliveryId: delivery.id } })).toBe(0);
+
+    // Attempt 1 was recorded meanwhile and another worker holds the delivery for attempt 2: the
+    // late, throttled run of attempt 1 (loaded before) leaves that claim alone.
+    await db.delivery.update({ where: { id: delivery.id }, data: { attemptCount: 1 } });
+    await holdDelivery(t.tenantId, delivery);
+    expect(
+      await runAttempt({ tenantId: t.tenantId, deliveryId: delivery.id, attempt: 1 }, { store }),
+    ).toMatchObject({
+      kind: 'throttled',
+    });
+    expect(await db.deliveryClaim.count({ where: { deliveryId: delivery.id } })).toBe(1);
   });
 });
 

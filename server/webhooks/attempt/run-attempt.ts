@@ -142,11 +142,13 @@ async function waitForSlot(
   deliveryId: string,
   until: Date,
 ): Promise<AttemptOutcome> {
-  await ctx.db.delivery.updateMany({
+  const { count } = await ctx.db.delivery.updateMany({
     where: { id: deliveryId, status: 'pending', attemptCount: { lt: job.attempt } },
     data: { nextAttemptAt: until },
   });
-  await endClaim(ctx, deliveryId);
+  // Only a delivery still at this attempt: one that moved on since it was loaded may be claimed
+  // anew, by another worker, for its next attempt.
+  if (count > 0) await endClaim(ctx, deliveryId);
   return { kind: 'throttled', attempt: job.attempt, until };
 }
 
@@ -166,11 +168,11 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
   }
   if (!delivery.isActive) {
     // An inactive endpoint gets no request, scheduled retries included: the delivery ends as failed.
-    await ctx.db.delivery.updateMany({
+    const { count } = await ctx.db.delivery.updateMany({
       where: { id: delivery.id, status: 'pending' },
       data: { status: 'failed', nextAttemptAt: null },
     });
-    await endClaim(ctx, delivery.id);
+    if (count > 0) await endClaim(ctx, delivery.id);
     return { kind: 'skipped', reason: 'endpoint_inactive', attemptCount: delivery.attemptCount };
   }
 
