@@ -88,10 +88,11 @@ function scansOf(node: PlanNode, out: Scan[] = []): Scan[] {
 const INDEXED = new Set(['Index Scan', 'Index Only Scan', 'Bitmap Index Scan']);
 
 /**
- * Tables whose rows exist only while a delivery is in flight, so they hold at most every worker's
- * claims (6 × concurrency each): reading one whole is the plan to choose, and what the worker's
- * claim does to count what is in flight (engines/worker/sql/claim-deliveries.sql). Every way a
- * claim ends deletes its row (engines/worker/queue.integration.test.ts, runner.integration.test.ts).
+ * Tables whose live rows exist only while a delivery is in flight, so they hold at most every
+ * worker's claims (6 × concurrency each), plus the dead rows of ended claims until vacuum: reading
+ * one whole is what the worker's claim does to count what is in flight
+ * (engines/worker/sql/claim-deliveries.sql). Every way a claim ends deletes its row (the list is in
+ * server/webhooks/README.md, "Crash recovery").
  */
 const IN_FLIGHT_ONLY = new Set(['delivery_claims']);
 

@@ -45,6 +45,41 @@ afterAll(async () => {
   await client.end();
 });
 
+/**
+ * A new tenant's burst before autovacuum's next analyze: 3,000 due deliveries to one endpoint that
+ * the statistics know nothing of, inside a transaction `run` sees (rolled back after).
+ */
+async function withNewTenantBurst(
+  name: string,
+  run: (burst: { tenantId: string; endpointId: string; deliveryId: (n: number) => string }) => Promise<void>,
+) {
+  const { tenantId } = await createTestTenant(name);
+  const endpoint = await createEndpoint(operationContext(tenantId, SYSTEM_ACTOR), {
+    url: `http://127.0.0.1:9/${name}`,
+    events: ['booking.*'],
+  });
+  const deliveryId = (n: number) => `dlv_${name}_${String(n).padStart(5, '0')}`;
+  await client.query('analyze deliveries');
+  await client.query('begin');
+  try {
+    await client.query(
+      `insert into events (id, tenant_id, type, payload, created_at)
+       values ($2, $1::uuid, 'booking.confirmed', '{}'::jsonb, now())`,
+      [tenantId, `evt_${name}`],
+    );
+    await client.query(
+      `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, next_attempt_at)
+       select $3 || lpad(n::text, 5, '0'), $1::uuid, $4, 'booking.confirmed', 'bkg_' || n, $2,
+         now() - interval '1 second'
+       from generate_series(1, 3000) n`,
+      [tenantId, endpoint.id, `dlv_${name}_`, `evt_${name}`],
+    );
+    await run({ tenantId, endpointId: endpoint.id, deliveryId });
+  } finally {
+    await client.query('rollback');
+  }
+}
+
 describe('a claim', () => {
   it("reads each claimed delivery's event by its key, however many events its tenant has", async () => {
     const endpoint = await createEndpoint(operationContext(tenant.tenantId, SYSTEM_ACTOR), {
@@ -136,34 +171,14 @@ describe('a claim', () => {
       await client.query('rollback');
     }
   });
-  it('records an attempt on its delivery found by key, however few rows the statistics give its tenant', async () => {
-    // A new tenant's burst, before autovacuum's next analyze: the statistics know none of its rows.
-    const other = await createTestTenant('record-plan');
-    const endpoint = await createEndpoint(operationContext(other.tenantId, SYSTEM_ACTOR), {
-      url: 'http://127.0.0.1:9/record',
-      events: ['booking.*'],
-    });
-    await client.query('analyze deliveries');
-    await client.query('begin');
-    try {
-      await client.query(
-        `insert into events (id, tenant_id, type, payload, created_at)
-         values ('evt_record_plan', $1::uuid, 'booking.confirmed', '{}'::jsonb, now())`,
-        [other.tenantId],
-      );
-      await client.query(
-        `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, next_attempt_at)
-         select 'dlv_record_' || lpad(n::text, 5, '0'), $1::uuid, 'evt_record_plan', 'booking.confirmed',
-           'bkg_' || n, $2, now()
-         from generate_series(1, 3000) n`,
-        [other.tenantId, endpoint.id],
-      );
+  it('records an attempt on its delivery found by key, however few rows the statistics give its tenant', () =>
+    withNewTenantBurst('record-plan', async (burst) => {
       const records = JSON.stringify([
         {
           id: 'att_record_plan',
-          tenant_id: other.tenantId,
-          delivery_id: 'dlv_record_01500',
-          endpoint_id: endpoint.id,
+          tenant_id: burst.tenantId,
+          delivery_id: burst.deliveryId(1500),
+          endpoint_id: burst.endpointId,
           attempt_number: 1,
           started_at: new Date().toISOString(),
           succeeded: true,
@@ -186,38 +201,16 @@ describe('a claim', () => {
       // By its primary key alone: with the tenant's rows missing from the statistics, a tenant index
       // looks free to the planner, and (tenant_id, object_id) walked the tenant's every delivery.
       for (const read of reads) expect(read['Index Name'], JSON.stringify(read)).toBe('deliveries_pkey');
-    } finally {
-      await client.query('rollback');
-    }
-  });
-  it('claims by key, however few rows the statistics give the tenant', async () => {
-    // A new tenant's burst, before autovacuum's next analyze: the statistics know none of its rows.
-    const other = await createTestTenant('claim-stale');
-    const endpoint = await createEndpoint(operationContext(other.tenantId, SYSTEM_ACTOR), {
-      url: 'http://127.0.0.1:9/stale',
-      events: ['booking.*'],
-    });
-    await client.query('analyze deliveries');
-    await client.query('begin');
-    try {
-      await client.query(
-        `insert into events (id, tenant_id, type, payload, created_at)
-         values ('evt_claim_stale', $1::uuid, 'booking.confirmed', '{}'::jsonb, now())`,
-        [other.tenantId],
-      );
-      await client.query(
-        `insert into deliveries (id, tenant_id, event_id, event_type, object_id, endpoint_id, next_attempt_at)
-         select 'dlv_stale_' || lpad(n::text, 5, '0'), $1::uuid, 'evt_claim_stale', 'booking.confirmed',
-           'bkg_' || n, $2, now() - interval '1 second'
-         from generate_series(1, 3000) n`,
-        [other.tenantId, endpoint.id],
-      );
+    }));
+
+  it('claims by key, however few rows the statistics give the tenant', () =>
+    withNewTenantBurst('claim-stale', async (burst) => {
       // Some in flight already, so the count of what is in flight has claims to look up.
       await client.query(
         `insert into delivery_claims (delivery_id, tenant_id, endpoint_id, locked_until)
          select id, tenant_id, endpoint_id, now() + interval '1 minute' from deliveries
          where tenant_id = $1::uuid order by id limit 10`,
-        [other.tenantId],
+        [burst.tenantId],
       );
       const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         `explain (analyze, format json) ${claimDeliveries.text}`,
@@ -239,8 +232,5 @@ describe('a claim', () => {
           expect(index?.['Index Name'], JSON.stringify(read)).toBe('deliveries_pkey');
         }
       }
-    } finally {
-      await client.query('rollback');
-    }
-  });
+    }));
 });

@@ -1,8 +1,9 @@
 // The worker engine's queue is the deliveries table itself: a pending delivery whose
 // `next_attempt_at` has come is due. Workers claim due deliveries one claim at a time under a lock
 // (see below), so any number of processes share one database; a claim is a row in `delivery_claims`
-// that holds its delivery until its `locked_until`, and recording the attempt ends it. A claim of a process that died simply lapses, so its deliveries run again
-// (at least once, never lost) without any heartbeat or unlock step.
+// that holds its delivery until its `locked_until`, and recording the attempt ends it. A claim of a
+// process that died simply lapses, so its deliveries run again (at least once, never lost) without
+// any heartbeat or unlock step.
 //
 // Claims are fair (./sql/claim-deliveries.sql): a claimed delivery is in flight, no tenant and no
 // endpoint may have more in flight than its cap (WEBHOOK_MAX_IN_FLIGHT_PER_TENANT, _PER_ENDPOINT),
