@@ -129,8 +129,10 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
     }
   };
 
+  // A stop that came while the loop was in a query finds it here: it must not sleep then.
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (stopping) return resolve();
       wakeUp = () => {
         clearTimeout(sleeper);
         wakeUp = undefined;
