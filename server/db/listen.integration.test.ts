@@ -72,4 +72,28 @@ describe('listen', () => {
       await relay.stop();
     }
   });
+
+  it('starts no pass after stop(), even for a notice that came during the last one', async () => {
+    let runs = 0;
+    let finish: () => void = () => undefined;
+    const relay = await passOnNotification('test_pass_stop', {
+      name: 'test pass',
+      retryEveryMs: 60_000,
+      pass: () => {
+        runs++;
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
+    });
+    await until(() => runs === 1);
+    await sql.query(`notify test_pass_stop`);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the notice marks one more pass due
+    const stopped = relay.stop();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the listener is gone; the pass runs on
+    finish();
+    await stopped;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runs).toBe(1);
+  });
 });

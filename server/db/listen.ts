@@ -97,7 +97,9 @@ export async function passOnNotification(
 ): Promise<{ stop(): Promise<void> }> {
   let running: Promise<void> | null = null;
   let again = false;
+  let stopped = false;
   const run = () => {
+    if (stopped) return; // a notice that came during the last pass starts none after stop()
     if (running) {
       again = true;
       return;
@@ -119,6 +121,7 @@ export async function passOnNotification(
   retry.unref();
   return {
     async stop() {
+      stopped = true;
       clearInterval(retry);
       await listener.stop();
       await running;
