@@ -37,8 +37,6 @@ const NEXT_SQL = `select extract(epoch from (min(greatest(due_at, coalesce(locke
 
 export interface TimerWorker {
   stop(): Promise<void>;
-  /** Resolves when the loop is idle (nothing due): for tests. */
-  idle(): Promise<void>;
 }
 
 export interface TimerWorkerOptions {
@@ -57,7 +55,6 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
   let wakeUp: (() => void) | undefined;
   let dirty = false; // a NOTIFY arrived while a pass ran
   const running = new Set<Promise<void>>();
-  let idleWaiters: (() => void)[] = [];
 
   const wake = () => {
     dirty = true;
@@ -123,8 +120,6 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
         waitMs = DATABASE_RETRY_MS;
       }
       if (waitMs === 0 || dirty) continue;
-      for (const resolve of idleWaiters) resolve();
-      idleWaiters = [];
       await sleep(waitMs);
     }
   };
@@ -153,7 +148,6 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
 
   let stopped: Promise<void> | undefined;
   return {
-    idle: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
     stop() {
       stopped ??= (async () => {
         stopping = true;
