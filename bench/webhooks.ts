@@ -387,26 +387,13 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
       ? Object.fromEntries(
           (['product', 'bare'] as const).map((schema) => {
             const rounds = floors[schema];
+            const cpus = rounds.map((r) => r.cpu);
             const figures = {
               per_s: round(median(rounds.map((r) => r.rate)), 0),
               vs_bare: round(median(rounds.map((r) => r.ratio))),
               drain_vs_floor: round(median(rounds.map((r) => r.drainVsFloor))),
-              process_ms: round(
-                per(
-                  rounds.map((r) => r.cpu),
-                  total,
-                  'processMs',
-                ),
-                3,
-              ),
-              database_ms: round(
-                per(
-                  rounds.map((r) => r.cpu),
-                  total,
-                  'databaseMs',
-                ),
-                3,
-              ),
+              process_ms: round(per(cpus, total, 'processMs'), 3),
+              database_ms: round(per(cpus, total, 'databaseMs'), 3),
             };
             console.log(
               `${' '.repeat(12)}durable floor on ${schema === 'product' ? "the product's tables" : 'a bare queue'}: ` +

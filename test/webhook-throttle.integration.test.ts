@@ -228,24 +228,18 @@ describe('a slot taken but not used at once', () => {
     // The one slot of this second is taken: every attempt below waits.
     expect(await takeThrottleSlot(systemContext(t.tenantId), endpoint.id, 1)).toBeNull();
     const store = { load: async () => loaded, record: async () => true };
+    const attemptOne = () =>
+      runAttempt({ tenantId: t.tenantId, deliveryId: delivery.id, attempt: 1 }, { store });
 
     await holdDelivery(t.tenantId, delivery);
-    expect(
-      await runAttempt({ tenantId: t.tenantId, deliveryId: delivery.id, attempt: 1 }, { store }),
-    ).toMatchObject({
-      kind: 'throttled',
-    });
+    expect(await attemptOne()).toMatchObject({ kind: 'throttled' });
     expect(await db.deliveryClaim.count({ where: { deliveryId: delivery.id } })).toBe(0);
 
     // Attempt 1 was recorded meanwhile and another worker holds the delivery for attempt 2: the
     // late, throttled run of attempt 1 (loaded before) leaves that claim alone.
     await db.delivery.update({ where: { id: delivery.id }, data: { attemptCount: 1 } });
     await holdDelivery(t.tenantId, delivery);
-    expect(
-      await runAttempt({ tenantId: t.tenantId, deliveryId: delivery.id, attempt: 1 }, { store }),
-    ).toMatchObject({
-      kind: 'throttled',
-    });
+    expect(await attemptOne()).toMatchObject({ kind: 'throttled' });
     expect(await db.deliveryClaim.count({ where: { deliveryId: delivery.id } })).toBe(1);
   });
 });

@@ -54,7 +54,6 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
   let sleeper: NodeJS.Timeout | undefined;
   let wakeUp: (() => void) | undefined;
   let dirty = false; // a NOTIFY arrived while a pass ran
-  const running = new Set<Promise<void>>();
 
   const wake = () => {
     dirty = true;
@@ -101,12 +100,7 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
       }
       // At most `concurrency` handlers at once; the batch finishes before the next claim.
       for (let i = 0; i < claimed.length; i += concurrency) {
-        const wave = claimed.slice(i, i + concurrency).map((t) => {
-          const p = run(t);
-          running.add(p);
-          return p.finally(() => running.delete(p));
-        });
-        await Promise.all(wave);
+        await Promise.all(claimed.slice(i, i + concurrency).map(run));
       }
       if (claimed.length === BATCH || dirty) continue;
       let waitMs = MAX_SLEEP_MS;
@@ -152,8 +146,7 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
       stopped ??= (async () => {
         stopping = true;
         wakeUp?.();
-        await looping;
-        await Promise.all(running);
+        await looping; // which waits for the handlers it started
         await listener.stop();
         await pool.end();
         logger().info('timer worker stopped');
