@@ -21,7 +21,8 @@ export interface RecordAttemptsRow {
  * `delivery_claims`) and its endpoint's failure streak (README, "Webhook operations"): a 2xx resets
  * it, a failure adds one (the first sets `failure_streak_since`); within one batch, failures after
  * its last success count. Attempts of the service's own `webhook.*` notices never add to a streak,
- * so a notice can never disable an endpoint. An unchanged streak (a success on a healthy endpoint, the common case) is not written.
+ * so a notice can never disable an endpoint. An unchanged streak (a success on a healthy endpoint,
+ * the common case) is not written.
  * Returns the attempts that moved their delivery.
  */
 export const recordAttempts = typedSql<RecordAttemptsParams, RecordAttemptsRow>({
