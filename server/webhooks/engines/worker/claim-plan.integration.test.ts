@@ -20,7 +20,6 @@ interface PlanNode {
   Filter?: string;
   'Relation Name'?: string;
   'Index Name'?: string;
-  'Shared Hit Blocks'?: number;
   'Index Cond'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
@@ -31,6 +30,24 @@ function nodesOn(relation: string, node: PlanNode, out: PlanNode[] = []): PlanNo
   if (node['Relation Name'] === relation) out.push(node);
   for (const child of node.Plans ?? []) nodesOn(relation, child, out);
   return out;
+}
+
+/** The plan `statement` ran with (EXPLAIN ANALYZE: it runs, inside the test's transaction). */
+async function planOf(statement: string, values: unknown[]): Promise<PlanNode> {
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `explain (analyze, format json) ${statement}`,
+    values,
+  );
+  return rows[0]['QUERY PLAN'][0].Plan;
+}
+
+/** The tenant's live claims. */
+async function liveClaims(tenantId: string): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from delivery_claims where tenant_id = $1::uuid and locked_until > now()`,
+    [tenantId],
+  );
+  return rows[0].n;
 }
 
 beforeAll(async () => {
@@ -103,11 +120,7 @@ describe('a claim', () => {
 
     await client.query('begin');
     try {
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (analyze, format json) ${claimDeliveries.text}`,
-        [30, claimLeaseMs(10_000), 30, 30],
-      );
-      const root = rows[0]['QUERY PLAN'][0].Plan;
+      const root = await planOf(claimDeliveries.text, [30, claimLeaseMs(10_000), 30, 30]);
       const eventScans = nodesOn('events', root);
       expect(eventScans.length).toBeGreaterThan(0);
       for (const scan of eventScans) {
@@ -115,11 +128,7 @@ describe('a claim', () => {
         expect(scan['Actual Rows'], JSON.stringify(scan)).toBeLessThanOrEqual(1);
       }
       // …and the claim took all 30.
-      const { rows: claimed } = await client.query(
-        `select count(*)::int as n from delivery_claims where tenant_id = $1::uuid and locked_until > now()`,
-        [tenant.tenantId],
-      );
-      expect(claimed[0].n).toBe(30);
+      expect(await liveClaims(tenant.tenantId)).toBe(30);
     } finally {
       await client.query('rollback');
     }
@@ -151,22 +160,14 @@ describe('a claim', () => {
       // due (a burst, or a million other deliveries), it hashed every due delivery of each endpoint
       // against them and so read the whole backlog.
       await client.query('set local enable_nestloop = off');
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (analyze, format json) ${claimDeliveries.text}`,
-        [20, claimLeaseMs(10_000), 1000, 1000],
-      );
-      const root = rows[0]['QUERY PLAN'][0].Plan;
+      const root = await planOf(claimDeliveries.text, [20, claimLeaseMs(10_000), 1000, 1000]);
       // The probes of each endpoint's due deliveries (the loose scan over endpoints probes with `>`).
       const probes = nodesOn('deliveries', root).filter((n) =>
         /\(endpoint_id = /.test(n['Index Cond'] ?? ''),
       );
       expect(probes.length, JSON.stringify(root)).toBeGreaterThan(0);
       for (const probe of probes) expect(probe['Actual Rows'], JSON.stringify(probe)).toBeLessThanOrEqual(2);
-      const { rows: claimed } = await client.query(
-        `select count(*)::int as n from delivery_claims where tenant_id = $1::uuid and locked_until > now()`,
-        [tenant.tenantId],
-      );
-      expect(claimed[0].n).toBe(20);
+      expect(await liveClaims(tenant.tenantId)).toBe(20);
     } finally {
       await client.query('rollback');
     }
@@ -191,11 +192,7 @@ describe('a claim', () => {
           notice: false,
         },
       ]);
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (analyze, buffers, format json) ${recordAttempts.text}`,
-        [records],
-      );
-      const root = rows[0]['QUERY PLAN'][0].Plan;
+      const root = await planOf(recordAttempts.text, [records]);
       const reads = nodesOn('deliveries', root).filter((n) => n['Node Type']?.endsWith('Scan'));
       expect(reads.length, JSON.stringify(root)).toBeGreaterThan(0);
       // By its primary key alone: with the tenant's rows missing from the statistics, a tenant index
@@ -212,11 +209,7 @@ describe('a claim', () => {
          where tenant_id = $1::uuid order by id limit 10`,
         [burst.tenantId],
       );
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (analyze, format json) ${claimDeliveries.text}`,
-        [20, claimLeaseMs(10_000), 1000, 1000],
-      );
-      const root = rows[0]['QUERY PLAN'][0].Plan;
+      const root = await planOf(claimDeliveries.text, [20, claimLeaseMs(10_000), 1000, 1000]);
       // The queue's index serves the scans over endpoints and each endpoint's due deliveries; the
       // reads of given deliveries (the row locks, the count of what is in flight) are by key.
       const reads = nodesOn('deliveries', root).filter((n) => n['Node Type']?.endsWith('Scan'));
