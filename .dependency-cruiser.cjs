@@ -17,16 +17,12 @@ const LOWER = '^server/(?!(http|api|trpc|mcp|launcher|cli)/)';
 const BASE = '^server/(db|security|lib|config)/|^server/log\\.ts$';
 /**
  * What the rest of the service may import from server/webhooks/: the operations (index.ts), the
- * outbox (recordEvent), the resource schemas, webhook secrets, the signer and sender (the CLI's
- * `listen` signs as deliveries do), the engines' selector and after-response sweep, and the service's
- * one Inngest client (the precise timers register their functions on it too). Inngest's own route also
- * mounts the Inngest engine's functions.
+ * outbox (recordEvent), the resource schemas, webhook secrets, and the signer and sender (the CLI's
+ * `listen` signs as deliveries do).
  */
 const WEBHOOKS_PUBLIC = [
   '^server/webhooks/(index|outbox|schemas|secrets)\\.ts$',
   '^server/webhooks/attempt/(sign|send)\\.ts$',
-  '^server/webhooks/engines/(index|after-write)\\.ts$',
-  '^server/webhooks/engines/inngest/(client|functions)\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -71,41 +67,55 @@ module.exports = {
       name: 'webhooks-only-through-its-public-modules',
       comment:
         'Outside server/webhooks/, import only its public modules: index.ts (operations), outbox.ts ' +
-        '(recordEvent), schemas.ts, secrets.ts, attempt/sign.ts and attempt/send.ts, engines/index.ts and ' +
-        'engines/after-write.ts (and, for app/api/inngest, the Inngest client and functions).',
+        '(recordEvent), schemas.ts, secrets.ts, attempt/sign.ts and attempt/send.ts. The background ' +
+        'runtime also runs the attempt (see runtime-runs-the-webhook-attempt).',
       severity: 'error',
-      from: { pathNot: ['^server/webhooks/', TEST] },
+      from: { pathNot: ['^server/webhooks/', '^server/runtime/', TEST] },
       to: { path: '^server/webhooks/', pathNot: WEBHOOKS_PUBLIC },
     },
     {
-      name: 'engines-only-through-the-interface',
+      name: 'runtime-runs-the-webhook-attempt',
       comment:
-        'A delivery engine (server/webhooks/engines/worker or inngest) is reached only through the ' +
-        'engine interface and its selector (server/webhooks/engines/index.ts); only Inngest calls its own ' +
-        'functions over HTTP (app/api/inngest). The Inngest client is the one exception: it is the ' +
-        "service's Inngest app, on which the precise timers (server/timers/) register their functions too.",
+        'The background runtime (server/runtime/) reaches server/webhooks/ through its public modules, ' +
+        'the one attempt it runs (attempt/) and the hand-over channel (hand-over.ts); never the ' +
+        'endpoints, deliveries or notices inside it.',
       severity: 'error',
-      from: { pathNot: ['^server/webhooks/engines/', '^app/api/inngest/', TEST] },
+      from: { path: '^server/runtime/', pathNot: TEST },
       to: {
-        path: '^server/webhooks/engines/(worker|inngest)/',
-        pathNot: '^server/webhooks/engines/inngest/client\\.ts$',
+        path: '^server/webhooks/',
+        pathNot: [...WEBHOOKS_PUBLIC, '^server/webhooks/(hand-over\\.ts$|attempt/)'],
       },
     },
     {
-      name: 'webhooks-core-never-imports-engines',
+      name: 'runtime-at-the-edge',
       comment:
-        'The outbox, attempts, notices and operations in server/webhooks hand deliveries over ' +
-        'engine-neutrally (hand-over.ts: rows plus a NOTIFY); they never import an engine or the selector.',
+        'server/runtime/ (what runs in the background: the worker loops, the Inngest functions and relay, ' +
+        'the periodic jobs) is started by the entry points; of the transports only the Next.js route ' +
+        'handlers import it (Inngest mounts its functions at app/api/inngest; a writing request on a ' +
+        'serverless host relays after its response). Nothing in the domain, webhooks or data layers does: ' +
+        'they hand work over through rows and a NOTIFY.',
       severity: 'error',
-      from: { path: '^server/webhooks/(?!engines/)', pathNot: TEST },
-      to: { path: '^server/webhooks/engines/' },
+      from: { pathNot: [ENTRY, '^server/runtime/', '^app/api/', TEST] },
+      to: { path: '^server/runtime/' },
     },
     {
-      name: 'engines-never-import-each-other',
-      comment: 'The worker and the Inngest engine share only the interface and the webhooks core.',
+      name: 'runtime-kinds-never-import-each-other',
+      comment:
+        'The kinds of background work (server/runtime/deliveries, server/runtime/timers) share the claim ' +
+        'loop, the relay and the Inngest client, never each other.',
       severity: 'error',
-      from: { path: '^server/webhooks/engines/(worker|inngest)/', pathNot: TEST },
-      to: { path: '^server/webhooks/engines/(worker|inngest)/', pathNot: '^server/webhooks/engines/$1/' },
+      from: { path: '^server/runtime/(deliveries|timers)/', pathNot: TEST },
+      to: { path: '^server/runtime/(deliveries|timers)/', pathNot: '^server/runtime/$1/' },
+    },
+    {
+      name: 'timer-planning-imports-only-data',
+      comment:
+        'server/timers/ is planning only (what the domain calls in the transaction of a change): it imports ' +
+        'the data and support layer, nothing else. What a due timer does lives with the runtime ' +
+        '(server/runtime/timers/fire.ts), which calls the domain.',
+      severity: 'error',
+      from: { path: '^server/timers/', pathNot: TEST },
+      to: { path: '^(server|app)/', pathNot: [BASE, '^server/timers/', '^server/db/generated/'] },
     },
     {
       name: 'events-read-only-resource-schemas',
@@ -120,18 +130,6 @@ module.exports = {
         pathNot:
           '^server/domain/context\\.ts$|^server/domain/[^/]+/schemas\\.ts$|^server/webhooks/schemas\\.ts$',
       },
-    },
-    {
-      name: 'jobs-at-the-edge',
-      comment:
-        'server/jobs (the periodic jobs and their local timer) is started by the entry points and, on ' +
-        'Inngest, turned into cron functions by the Inngest engine (engines/inngest/functions.ts); ' +
-        'nothing else imports it.',
-      severity: 'error',
-      from: {
-        pathNot: [ENTRY, '^server/jobs/', '^server/webhooks/engines/inngest/functions\\.ts$', TEST],
-      },
-      to: { path: '^server/jobs/' },
     },
     {
       name: 'ui-only-trpc-types',

@@ -47,7 +47,7 @@ function readLoop(read: () => Promise<Response>) {
 
 async function measure(databaseUrl: string): Promise<BenchResult> {
   const { startApiServer } = await import('@/test/api-server');
-  const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');
+  const { startDeliveryWorker } = await import('@/server/runtime/deliveries/worker');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
 
   const receiver: Server = createServer((req, res) => {

@@ -81,9 +81,7 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   // attempt (a claim per slot cycle; on loopback receivers answering in about 3 ms that halves the
   // rate, against real receivers it is a few percent); bench/fairness.ts measures what the caps are
   // for. Its scenario of 100 receivers is one tenant's 100 endpoints: above the default limit of 50.
-  const { startDeliveryWorker, CLAIM_AHEAD_PER_SLOT } = await import(
-    '@/server/webhooks/engines/worker/runner'
-  );
+  const { startDeliveryWorker, CLAIM_AHEAD_PER_SLOT } = await import('@/server/runtime/deliveries/worker');
   Object.assign(process.env, {
     WEBHOOK_MAX_IN_FLIGHT_PER_TENANT: String(CONCURRENCY * CLAIM_AHEAD_PER_SLOT),
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CONCURRENCY * CLAIM_AHEAD_PER_SLOT),

@@ -2,12 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClaimDeliveriesRow, claimDeliveries } from '@/server/runtime/deliveries/sql/claim-deliveries';
 import type { LoadedDelivery } from '@/server/webhooks/attempt/run-attempt';
 import { loadDelivery } from '@/server/webhooks/attempt/sql/load-delivery';
-import {
-  type ClaimDeliveriesRow,
-  claimDeliveries,
-} from '@/server/webhooks/engines/worker/sql/claim-deliveries';
 import {
   describeStatement,
   findSqlFiles,
@@ -39,7 +36,7 @@ describe('typed SQL modules', () => {
       'server/domain/bookings/sql/insert-booking.sql',
       'server/domain/conversations/sql/update-outbound-status.sql',
       'server/timers/sql/set-timers.sql',
-      'server/webhooks/engines/worker/sql/claim-deliveries.sql',
+      'server/runtime/deliveries/sql/claim-deliveries.sql',
       'server/webhooks/deliveries/sql/endpoint-attempt-buckets.sql',
       'server/webhooks/deliveries/sql/tenant-attempt-buckets.sql',
     ]) {

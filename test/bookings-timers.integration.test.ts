@@ -1,4 +1,4 @@
-// Timers on the worker engine (server/timers/worker.ts) against a real database: holds expire and
+// Timers on the worker engine (server/runtime/timers/worker.ts) against a real database: holds expire and
 // reminders reach WhatsApp (a stand-in Graph API on loopback) within 5 s of their time, exactly once,
 // with two workers on one database and across a restart; a cancelled or moved booking gets no
 // reminder for its old time; the conversation timers fire on time too (no 30 s sweep).
@@ -11,8 +11,8 @@ import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
 import { receiveMessage } from '@/server/domain/conversations/receive-message';
 import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
+import { startTimerWorker, type TimerWorker } from '@/server/runtime/timers/worker';
 import { markFired } from '@/server/timers/plan';
-import { startTimerWorker, type TimerWorker } from '@/server/timers/worker';
 import {
   dayFromNow,
   eventually,

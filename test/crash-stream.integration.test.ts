@@ -19,7 +19,7 @@ import { eventually, type Receiver, startReceiver } from './webhook-receiver';
 // with a valid signature, and no delivery is left pending or claimed.
 //
 // Bounds: WEBHOOK_TIMEOUT_MS 1000 makes a dead process's claim lapse after 2 x (1 s + 10 s) = 22 s
-// (server/webhooks/engines/worker/queue.ts), so the final drain takes at most about that long.
+// (server/runtime/deliveries/claims.ts), so the final drain takes at most about that long.
 const SEED = Number(process.env.CRASH_SEED ?? 20261122);
 const KILLS = 12;
 const TIMEOUT_MS = '1000';

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebSession } from '@/server/auth/web-sessions';
 import { resetSettingsCache } from '@/server/config/settings';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { createCaller } from '@/server/trpc/root';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { givenBooking, givenEndpoint, givenPayment } from './builders';
 import { apiSuite } from './harness';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';

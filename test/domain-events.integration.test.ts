@@ -8,7 +8,7 @@ import { forTenant } from '@/server/db/tenant-scope';
 import { expireHeldBooking } from '@/server/domain/bookings/expire-hold';
 import { sendBookingReminder } from '@/server/domain/bookings/send-reminder';
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { hubSignature } from '@/server/whatsapp/signature';
 import { dayFromNow, everyDay, givenResource, givenService, serviceBooking, utc } from './booking-fixtures';
 import { bookingBody, givenChannel, givenEndpoint } from './builders';

@@ -59,7 +59,7 @@ export async function runFairnessScenario(options: FairnessOptions): Promise<Fai
   const { exampleObject } = await import('@/server/events/payloads');
   const { createEndpoint } = await import('@/server/webhooks');
   const { recordEvent } = await import('@/server/webhooks/outbox');
-  const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');
+  const { startDeliveryWorker } = await import('@/server/runtime/deliveries/worker');
 
   const newTenant = async (name: string) =>
     (

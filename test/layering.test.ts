@@ -98,11 +98,14 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
       'server/webhooks/hand-over.ts': `export const CHANNEL = 'c';\n`,
       'server/webhooks/outbox.ts': `import { payloads } from '@/server/events/payloads';\nimport { CHANNEL } from './hand-over';\nimport type { Ctx } from '@/server/domain/context';\nexport const recordEvent = (c: Ctx) => [payloads, CHANNEL, c];\n`,
       'server/webhooks/index.ts': `export { recordEvent as createEndpoint } from './outbox';\n`,
-      'server/webhooks/engines/engine.ts': `export interface Engine { name: string }\n`,
-      'server/webhooks/engines/index.ts': `export const engine = () => import('./worker/engine');\n`,
-      'server/webhooks/engines/worker/engine.ts': `import type { Engine } from '../engine';\nimport { CHANNEL } from '@/server/webhooks/hand-over';\nexport const w: Engine = { name: CHANNEL };\n`,
-      'server/webhooks/engines/inngest/functions.ts': `import { jobs } from '@/server/jobs/registry';\nexport const fns = jobs;\n`,
-      'server/jobs/registry.ts': `import { z } from '@/server/domain/z';\nexport const jobs = [z, () => import('@/server/webhooks/engines')];\n`,
+      'server/webhooks/attempt/run-attempt.ts': `export const runAttempt = 1;\n`,
+      'server/timers/plan.ts': `import { newId } from '@/server/lib/ids';\nexport const planTimers = newId;\n`,
+      'server/runtime/claim-loop.ts': `export const loop = 1;\n`,
+      'server/runtime/deliveries/worker.ts': `import { loop } from '../claim-loop';\nimport { CHANNEL } from '@/server/webhooks/hand-over';\nimport { runAttempt } from '@/server/webhooks/attempt/run-attempt';\nexport const w = [loop, CHANNEL, runAttempt];\n`,
+      'server/runtime/timers/fire.ts': `import { z } from '@/server/domain/z';\nimport { planTimers } from '@/server/timers/plan';\nexport const fire = [z, planTimers];\n`,
+      'server/runtime/jobs.ts': `import { z } from '@/server/domain/z';\nexport const jobs = [z];\n`,
+      'server/runtime/inngest/functions.ts': `import { jobs } from '../jobs';\nimport { fire } from '../timers/fire';\nexport const fns = [jobs, fire];\n`,
+      'server/runtime/lifecycle.ts': `export const start = () => [import('./deliveries/worker'), import('./jobs')];\n`,
       'server/api/x.ts': `import { z } from '@/server/domain/z';\nimport { ApiError } from '@/server/http/errors';\nimport { createEndpoint } from '@/server/webhooks';\nexport const x = [z, ApiError, createEndpoint];\n`,
       'server/trpc/root.ts': `import { y } from '@/server/domain/y';\nexport const appRouter = { y };\nexport type AppRouter = typeof appRouter;\n`,
       'server/trpc/membership.ts': `export async function currentViewer() { return null; }\n`,
@@ -110,11 +113,11 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
       'app/_components/trpc.ts': `import type { AppRouter } from '@/server/trpc/root';\nexport type R = AppRouter;\n`,
       'app/page.tsx': `import { currentViewer } from '@/server/trpc/membership';\nexport default async function Page() { return currentViewer(); }\n`,
       'app/api/x/route.ts': `import { x } from '@/server/api/x';\nexport const GET = () => x;\n`,
-      'app/api/inngest/route.ts': `import { fns } from '@/server/webhooks/engines/inngest/functions';\nexport const POST = () => fns;\n`,
+      'app/api/inngest/route.ts': `import { fns } from '@/server/runtime/inngest/functions';\nexport const POST = () => fns;\n`,
       // Tests may import anything: a helper, a transport from a lower layer's test, an engine's internals.
-      'test/helpers.ts': `import { w } from '@/server/webhooks/engines/worker/engine';\nexport const helper = w;\n`,
+      'test/helpers.ts': `import { w } from '@/server/runtime/deliveries/worker';\nexport const helper = w;\n`,
       'server/domain/y.test.ts': `import { ApiError } from '@/server/http/errors';\nimport { helper } from '@/test/helpers';\nexport const t = [ApiError, helper];\n`,
-      'instrumentation.ts': `export async function register() { await import('./server/http/lazy'); await import('./server/jobs/registry'); }\n`,
+      'instrumentation.ts': `export async function register() { await import('./server/http/lazy'); await import('./server/runtime/lifecycle'); }\n`,
     });
     expect(violations).toEqual([]);
   });
@@ -130,8 +133,8 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
 
   it('fails a cycle closed by a type-only import with no-circular', async () => {
     const violations = await cruise({
-      'server/webhooks/engines/engine.ts': `export interface Engine { name: string }\nexport const load = () => import('./worker/engine');\n`,
-      'server/webhooks/engines/worker/engine.ts': `import type { Engine } from '@/server/webhooks/engines/engine';\nexport const w: Engine = { name: 'w' };\n`,
+      'server/runtime/claim-loop.ts': `export interface Work { name: string }\nexport const load = () => import('./deliveries/worker');\n`,
+      'server/runtime/deliveries/worker.ts': `import type { Work } from '@/server/runtime/claim-loop';\nexport const w: Work = { name: 'w' };\n`,
     });
     expect(violations.map((v) => v.rule)).toContain('no-circular');
   });
@@ -211,44 +214,60 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
-  it('fails an import of an engine that goes around the engine interface', async () => {
+  it('fails an import of the runtime from below the edge, and between two kinds of work', async () => {
     const violations = await cruise({
-      'server/webhooks/engines/index.ts': `export const engine = () => import('./inngest/functions');\n`,
-      'server/webhooks/engines/inngest/functions.ts': `export const relay = 1;\n`,
-      'server/jobs/registry.ts': `import { relay } from '@/server/webhooks/engines/inngest/functions';\nexport const jobs = [relay, () => import('@/server/webhooks/engines')];\n`,
-      'instrumentation.ts': `export const register = () => import('./server/jobs/registry');\n`,
+      'server/runtime/jobs.ts': `export const PERIODIC_JOBS = [];\n`,
+      'server/runtime/deliveries/claims.ts': `export const CLAIM = 'c';\n`,
+      'server/runtime/timers/worker.ts': `import { CLAIM } from '@/server/runtime/deliveries/claims';\nexport const w = CLAIM;\n`,
+      'server/domain/x.ts': `import { PERIODIC_JOBS } from '@/server/runtime/jobs';\nexport const x = PERIODIC_JOBS;\n`,
+      'server/webhooks/outbox.ts': `export const recordEvent = () => import('@/server/runtime/timers/worker');\n`,
+      'instrumentation.ts': `export const register = () => import('./server/runtime/jobs');\n`,
+    });
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { rule: 'runtime-at-the-edge', from: 'server/domain/x.ts', to: 'server/runtime/jobs.ts' },
+        {
+          rule: 'runtime-at-the-edge',
+          from: 'server/webhooks/outbox.ts',
+          to: 'server/runtime/timers/worker.ts',
+        },
+        {
+          rule: 'runtime-kinds-never-import-each-other',
+          from: 'server/runtime/timers/worker.ts',
+          to: 'server/runtime/deliveries/claims.ts',
+        },
+      ]),
+    );
+    expect(violations).toHaveLength(3);
+  });
+
+  it('fails a runtime import of the webhooks core past the attempt', async () => {
+    const violations = await cruise({
+      'server/webhooks/attempt/run-attempt.ts': `export const runAttempt = 1;\n`,
+      'server/webhooks/notices/disable-failing-endpoint.ts': `export const disable = 1;\n`,
+      'server/runtime/deliveries/worker.ts': `import { runAttempt } from '@/server/webhooks/attempt/run-attempt';\nimport { disable } from '@/server/webhooks/notices/disable-failing-endpoint';\nexport const w = [runAttempt, disable];\n`,
     });
     expect(violations).toEqual([
       {
-        rule: 'engines-only-through-the-interface',
-        from: 'server/jobs/registry.ts',
-        to: 'server/webhooks/engines/inngest/functions.ts',
+        rule: 'runtime-runs-the-webhook-attempt',
+        from: 'server/runtime/deliveries/worker.ts',
+        to: 'server/webhooks/notices/disable-failing-endpoint.ts',
       },
     ]);
   });
 
-  it('fails an import of the engines from the webhooks core, and between the two engines', async () => {
+  it('fails a timer-planning import of the domain (what a timer does lives with the runtime)', async () => {
     const violations = await cruise({
-      'server/webhooks/engines/index.ts': `export const engine = () => import('./worker/queue');\n`,
-      'server/webhooks/engines/worker/queue.ts': `export const CLAIM = 'c';\n`,
-      'server/webhooks/engines/inngest/functions.ts': `import { CLAIM } from '@/server/webhooks/engines/worker/queue';\nexport const relay = CLAIM;\n`,
-      'server/webhooks/outbox.ts': `import { engine } from '@/server/webhooks/engines';\nexport const recordEvent = engine;\n`,
+      'server/domain/bookings/expire-hold.ts': `export const expireHold = 1;\n`,
+      'server/timers/plan.ts': `import { expireHold } from '@/server/domain/bookings/expire-hold';\nexport const plan = expireHold;\n`,
     });
-    expect(violations).toEqual(
-      expect.arrayContaining([
-        {
-          rule: 'webhooks-core-never-imports-engines',
-          from: 'server/webhooks/outbox.ts',
-          to: 'server/webhooks/engines/index.ts',
-        },
-        {
-          rule: 'engines-never-import-each-other',
-          from: 'server/webhooks/engines/inngest/functions.ts',
-          to: 'server/webhooks/engines/worker/queue.ts',
-        },
-      ]),
-    );
-    expect(violations).toHaveLength(2);
+    expect(violations).toEqual([
+      {
+        rule: 'timer-planning-imports-only-data',
+        from: 'server/timers/plan.ts',
+        to: 'server/domain/bookings/expire-hold.ts',
+      },
+    ]);
   });
 
   it('fails an events import of an operation (events only read resource schemas)', async () => {
@@ -263,17 +282,6 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
         from: 'server/events/payloads.ts',
         to: 'server/domain/bookings/get-booking.ts',
       },
-    ]);
-  });
-
-  it('fails an import of server/jobs from below the edge', async () => {
-    const violations = await cruise({
-      'server/jobs/registry.ts': `export const PERIODIC_JOBS = [];\n`,
-      'server/domain/x.ts': `import { PERIODIC_JOBS } from '@/server/jobs/registry';\nexport const x = PERIODIC_JOBS;\n`,
-      'instrumentation.ts': `export const register = () => import('./server/jobs/registry');\n`,
-    });
-    expect(violations).toEqual([
-      { rule: 'jobs-at-the-edge', from: 'server/domain/x.ts', to: 'server/jobs/registry.ts' },
     ]);
   });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { handleMetricsRequest, metricsTokenMatches } from '@/server/metrics/endpoint';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { givenBooking, givenEndpoint } from './builders';
 import { apiSuite } from './harness';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';

@@ -22,14 +22,17 @@ import { exampleObject } from '@/server/events/payloads';
 import { deleteExpiredEvents } from '@/server/events/retention';
 import { withIdempotency } from '@/server/http/idempotency';
 import { newId } from '@/server/lib/ids';
+import { claimLeaseMs } from '@/server/runtime/deliveries/claims';
+import { deliveryRelay } from '@/server/runtime/deliveries/relay';
+import { claimDeliveries } from '@/server/runtime/deliveries/sql/claim-deliveries';
+import { relayPass } from '@/server/runtime/relay';
+import { claimTimers } from '@/server/runtime/timers/sql/claim-timers';
+import { nextTimer } from '@/server/runtime/timers/sql/next-timer';
 import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
 import { endpointDeliveryStats, tenantDeliveryStats } from '@/server/webhooks/deliveries/delivery-stats';
 import { listDeliveries } from '@/server/webhooks/deliveries/list-deliveries';
 import { recoverDeliveries } from '@/server/webhooks/deliveries/recover-deliveries';
 import { createEndpoint } from '@/server/webhooks/endpoints/create-endpoint';
-import { relayOutbox } from '@/server/webhooks/engines/inngest/relay';
-import { claimLeaseMs } from '@/server/webhooks/engines/worker/queue';
-import { claimDeliveries } from '@/server/webhooks/engines/worker/sql/claim-deliveries';
 import { recordEvent } from '@/server/webhooks/outbox';
 
 interface Statement {
@@ -91,7 +94,7 @@ const INDEXED = new Set(['Index Scan', 'Index Only Scan', 'Bitmap Index Scan']);
  * Tables whose live rows exist only while a delivery is in flight, so they hold at most every
  * worker's claims (6 × concurrency each), plus the dead rows of ended claims until vacuum: reading
  * one whole is what the worker's claim does to count what is in flight
- * (engines/worker/sql/claim-deliveries.sql). Every way a claim ends deletes its row (the list is in
+ * (runtime/deliveries/sql/claim-deliveries.sql). Every way a claim ends deletes its row (the list is in
  * server/webhooks/README.md, "Crash recovery").
  */
 const IN_FLIGHT_ONLY = new Set(['delivery_claims']);
@@ -129,6 +132,17 @@ beforeAll(async () => {
     `insert into delivery_stats_rollups (tenant_id, endpoint_id, bucket, start, succeeded, failed)
      select e.tenant_id, e.id, 'hour', date_trunc('hour', now()) - h * interval '1 hour', 10, 1
      from webhook_endpoints e, generate_series(1, 24) h`,
+  );
+  // Timers of the other tenants: 5 fired, 5 planned ahead (reminders), and one tenant in 20 with 2 due.
+  await explainer.query(
+    `insert into timers (id, tenant_id, kind, subject_id, key, due_at, fired_at, updated_at)
+     select 'tmr_' || t.id || '_' || g, t.id, 'booking.reminder', 'bkg_' || t.id || '_' || g, '',
+       now() + (g - 5) * interval '1 day', case when g <= 5 then now() - interval '1 hour' end, now()
+     from tenants t, generate_series(1, 10) g
+     union all
+     select 'tmr_' || t.id || '_due' || g, t.id, 'booking.hold', 'bkg_' || t.id || '_due' || g, '',
+       now() - interval '1 second', null, now()
+     from (select id from tenants order by id limit 50) t, generate_series(1, 2) g`,
   );
   tenant = await createTenantWithAdmin({
     name: 'Planned',
@@ -252,8 +266,16 @@ const HOT: [string, () => Promise<Statement[]>][] = [
       ),
   ],
   [
-    "the worker's claim of due deliveries (engines/worker/sql/claim-deliveries.sql)",
+    "the worker's claim of due deliveries (runtime/deliveries/sql/claim-deliveries.sql)",
     async () => [{ text: claimDeliveries.text, values: [30, claimLeaseMs(10_000), 8, 5] }],
+  ],
+  [
+    "the timer worker's fair claim of due timers (runtime/timers/sql/claim-timers.sql)",
+    async () => [{ text: claimTimers.text, values: [20, 30_000, 4] }],
+  ],
+  [
+    "the timer worker's look at the next due time (runtime/timers/sql/next-timer.sql)",
+    async () => [{ text: nextTimer.text, values: [] }],
   ],
   [
     'the attempt records and the failure streaks they move, one statement (attempt/sql/record-attempts.sql)',
@@ -292,8 +314,8 @@ const HOT: [string, () => Promise<Statement[]>][] = [
       }),
   ],
   [
-    "the Inngest relay's deliveries not yet handed to Inngest, and its mark (engines/inngest/relay.ts)",
-    async () => captured(() => relayOutbox(async () => {})),
+    "the Inngest relay's deliveries not yet handed to Inngest, and its mark (runtime/deliveries/relay.ts)",
+    async () => captured(() => relayPass(async () => {}, [deliveryRelay])),
   ],
   [
     'the retention pass over expired events (periodic job)',

@@ -10,8 +10,8 @@ import { pgPool } from '@/server/db/pool';
 import { acceptInvitation } from '@/server/domain/members/invitations';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 import { MAX_BODY_BYTES } from '@/server/http/body';
-import { jobsFor } from '@/server/jobs/registry';
 import { AppError } from '@/server/lib/errors';
+import { PERIODIC_JOBS } from '@/server/runtime/jobs';
 import { hashPassword } from '@/server/security/hashing';
 import { authOptions } from '@/server/trpc/auth-options';
 import { handleTrpcRequest, TRPC_MAX_BATCH } from '@/server/trpc/http-handler';
@@ -504,7 +504,7 @@ describe('security finding 7: idempotency answers keep one-time secrets forever'
       [expiredKey],
     );
     // Every periodic job of the registry, as the worker's timer loop runs them.
-    for (const job of jobsFor('worker')) await job.run();
+    for (const job of PERIODIC_JOBS) await job.run();
     const { rows } = await pgPool().query<{ key: string }>(
       'select key from idempotency_keys where tenant_id = $1 order by key',
       [t.tenantId],

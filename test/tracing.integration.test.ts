@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { bookingBody, givenEndpoint } from './builders';
 import { apiSuite } from './harness';
 import { eventually, type Receiver, startReceiver } from './webhook-receiver';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '@/server/client-safe/event-catalog';
 import { forTenant } from '@/server/db/tenant-scope';
 import { exampleObject, InvalidEventPayload } from '@/server/events/payloads';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { givenBooking, givenEndpoint } from './builders';
 import { apiSuite } from './harness';

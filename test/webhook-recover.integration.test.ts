@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { runAttempt } from '@/server/webhooks/attempt/run-attempt';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
 import { recordBookingEvents } from '@/test/domain-fixtures';
 import { apiSuite, type SuiteTenant } from './harness';
 import { type Receiver, startReceiver } from './webhook-receiver';

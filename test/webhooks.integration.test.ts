@@ -9,7 +9,7 @@ import {
   exampleEnvelope,
   exampleObject,
 } from '@/server/events/payloads';
-import { type DeliveryWorker, startDeliveryWorker } from '@/server/webhooks/engines/worker/runner';
+import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { givenEndpoint } from './builders';
 import { apiSuite, type SuiteTenant } from './harness';

@@ -11,6 +11,7 @@ import { closePgPool } from '@/server/db/pool';
 import { NewPassword } from '@/server/domain/members/schemas';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
 import { prepareDatabase } from '@/server/launcher/database';
+import { onStopSignal } from '@/server/runtime/signals';
 import { ListenError, listen, parseFilters } from './listen';
 
 const USAGE = `usage:
@@ -103,7 +104,7 @@ async function run(): Promise<number> {
   }
 }
 
-/** `listen`: no database; polls the service's REST API until SIGINT/SIGTERM, then exits 0. */
+/** `listen`: no database; polls the service's REST API until a stop signal, then exits 0. */
 async function runListen(values: { 'forward-to'?: string; events?: string }): Promise<number> {
   const env = process.env;
   const missing = ['SWITCHBOARD_API_URL', 'SWITCHBOARD_API_KEY', 'SWITCHBOARD_TENANT_ID'].filter(
@@ -117,9 +118,7 @@ async function runListen(values: { 'forward-to'?: string; events?: string }): Pr
   const filters = parseFilters(values.events);
   if (typeof filters === 'string') throw new UsageError(filters);
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const unregister = onStopSignal(() => stop.abort());
   try {
     await listen({
       apiUrl: env.SWITCHBOARD_API_URL as string,
@@ -137,6 +136,8 @@ async function runListen(values: { 'forward-to'?: string; events?: string }): Pr
       return 1;
     }
     if (!stop.signal.aborted) throw error;
+  } finally {
+    unregister();
   }
   console.error('Stopped.');
   return 0;

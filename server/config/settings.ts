@@ -31,6 +31,8 @@ function durationSetting(name: string, fallback: string) {
 
 /** Delivery attempts in flight at once per tenant and per endpoint, unless the settings say otherwise. */
 export const DEFAULT_IN_FLIGHT_CAPS = { perTenant: 8, perEndpoint: 5 } as const;
+/** Timers of one tenant firing at once, unless TIMER_MAX_IN_FLIGHT_PER_TENANT says otherwise. */
+export const DEFAULT_TIMERS_IN_FLIGHT = 4;
 
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -96,9 +98,16 @@ const settingsSchema = z.object({
     .min(1)
     .max(1000)
     .default(DEFAULT_IN_FLIGHT_CAPS.perEndpoint),
+  /**
+   * Timers of one tenant firing at once, on either engine (the worker's claims, Inngest's per-tenant
+   * concurrency key): one tenant's backlog of due holds never delays another's. Keep it below the
+   * timer worker's 5 slots.
+   */
+  TIMER_MAX_IN_FLIGHT_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(DEFAULT_TIMERS_IN_FLIGHT),
   /** Webhook endpoints and usable API keys a tenant may have (creating one more answers 409). */
   MAX_WEBHOOK_ENDPOINTS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),
   MAX_API_KEYS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** Who runs the background work (deliveries, timers, periodic jobs): server/runtime/README.md. */
   DELIVERY_ENGINE: z.enum(['worker', 'inngest']).optional(),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),

@@ -1,6 +1,6 @@
 // Retention of stored Idempotency-Key answers (server/http/idempotency.ts). They can hold one-time
 // secrets (a new API key, a webhook secret, an invitation link), so expired rows are deleted by a
-// periodic job (server/jobs/registry.ts) instead of lingering until the same key is reused.
+// periodic job (server/runtime/jobs.ts) instead of lingering until the same key is reused.
 import { maintenanceDb } from './maintenance';
 
 const IDEMPOTENCY_RETENTION_BATCH = 500;

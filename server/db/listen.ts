@@ -1,8 +1,8 @@
 // LISTEN on a PostgreSQL channel, on a connection of its own, reconnected when it drops. LISTEN
 // needs a session, so it uses the direct URL when a transaction-mode pooler fronts DATABASE_URL.
-// Every long-running listener of the service goes through here (the delivery worker, the timer
-// worker, the Inngest relays, the credential cache); each also looks at its rows on its own
-// schedule, so a notice lost while the connection was down delays work but never strands it.
+// Every long-running listener of the service goes through here (the runtime's worker loops and its
+// Inngest relay, the credential cache); each also looks at its rows on its own schedule, so a notice
+// lost while the connection was down delays work but never strands it.
 import pg from 'pg';
 import { logger } from '@/server/log';
 import { directDatabaseUrl } from './client';
@@ -29,8 +29,11 @@ export interface Listener {
   stop(): Promise<void>;
 }
 
-/** Starts listening; resolves once the first attempt to connect has succeeded or failed. */
-export async function listen(channel: string, options: ListenOptions): Promise<Listener> {
+/**
+ * Starts listening on one channel or several (one connection); resolves once the first attempt to
+ * connect has succeeded or failed.
+ */
+export async function listen(channels: string | string[], options: ListenOptions): Promise<Listener> {
   let client: pg.Client | undefined;
   let active = false;
   let stopping = false;
@@ -60,7 +63,7 @@ export async function listen(channel: string, options: ListenOptions): Promise<L
       (next as unknown as { connection: { stream: { unref(): void } } }).connection.stream.unref();
     try {
       await next.connect();
-      await next.query(`listen ${channel}`);
+      for (const channel of [channels].flat()) await next.query(`listen ${channel}`);
       if (stopping || client !== next) return;
       active = true;
       options.onListening?.();
@@ -87,12 +90,12 @@ export async function listen(channel: string, options: ListenOptions): Promise<L
 }
 
 /**
- * Runs `pass` after every notice on `channel` (passes never overlap: notices during a pass run one
- * more after it), once at start, and every `retryEveryMs` in case a pass failed: the relays of
- * deliveries and timers to Inngest in a long-running server.
+ * Runs `pass` after every notice on `channels` (passes never overlap: notices during a pass run one
+ * more after it), once at start, and every `retryEveryMs` in case a pass failed: the runtime's relay
+ * to Inngest in a long-running server.
  */
 export async function passOnNotification(
-  channel: string,
+  channels: string | string[],
   options: { name: string; retryEveryMs: number; pass: () => Promise<unknown> },
 ): Promise<{ stop(): Promise<void> }> {
   let running: Promise<void> | null = null;
@@ -116,7 +119,7 @@ export async function passOnNotification(
         }
       });
   };
-  const listener = await listen(channel, { name: options.name, onNotification: run, onListening: run });
+  const listener = await listen(channels, { name: options.name, onNotification: run, onListening: run });
   const retry = setInterval(run, options.retryEveryMs);
   retry.unref();
   return {

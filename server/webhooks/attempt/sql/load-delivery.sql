@@ -1,5 +1,5 @@
 -- One delivery with its event and endpoint, as an attempt needs them (`LoadedDelivery`). The worker's
--- claim (engines/worker/sql/claim-deliveries.sql) returns the same columns, in the same order.
+-- claim (server/runtime/deliveries/sql/claim-deliveries.sql) returns the same columns, in the same order.
 -- @param deliveryId
 -- @param tenantId
 select d.id, d.tenant_id as "tenantId", d.status, d.attempt_count as "attemptCount", d.traceparent,

@@ -25,7 +25,7 @@ export interface LoadDeliveryRow {
 
 /**
  * One delivery with its event and endpoint, as an attempt needs them (`LoadedDelivery`). The worker's
- * claim (engines/worker/sql/claim-deliveries.sql) returns the same columns, in the same order.
+ * claim (server/runtime/deliveries/sql/claim-deliveries.sql) returns the same columns, in the same order.
  */
 export const loadDelivery = typedSql<LoadDeliveryParams, LoadDeliveryRow>({
   name: 'load-delivery',

@@ -1,0 +1,4 @@
+-- Gives back claims a stopping worker did not start, so other workers take them at once.
+-- @param ids
+update timers set locked_until = null
+where id = any($1::text[]) and fired_at is null
