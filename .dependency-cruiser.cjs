@@ -118,6 +118,17 @@ module.exports = {
       to: { path: '^(server|app)/', pathNot: [BASE, '^server/timers/', '^server/db/generated/'] },
     },
     {
+      name: 'providers-below-the-domain',
+      comment:
+        'server/whatsapp and server/stripe are the providers\' clients: their outbound calls, and the check ' +
+        'of their inbound traffic (signature, JSON, shape) before the domain sees it. They import only the ' +
+        'data and support layer; what a verified notification does is the domain\'s ' +
+        '(domain/conversations/receive-whatsapp-webhook.ts, domain/payments/receive-stripe-webhook.ts).',
+      severity: 'error',
+      from: { path: '^server/(whatsapp|stripe)/', pathNot: TEST },
+      to: { path: '^(server|app)/', pathNot: [BASE, '^server/(whatsapp|stripe)/', '^server/db/generated/'] },
+    },
+    {
       name: 'events-read-only-resource-schemas',
       comment:
         'server/events (catalog, payloads, envelope, listing, retention) sits below the areas whose events ' +

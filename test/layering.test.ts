@@ -270,6 +270,22 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('fails a provider client import of the domain (inbound traffic is verified below it)', async () => {
+    const violations = await cruise({
+      'server/domain/conversations/receive-message.ts': `export const receiveMessage = 1;\n`,
+      'server/whatsapp/inbound.ts': `import { receiveMessage } from '@/server/domain/conversations/receive-message';\nexport const v = receiveMessage;\n`,
+      'server/stripe/client.ts': `import { newId } from '@/server/lib/ids';\nexport const c = newId;\n`,
+      'server/lib/ids.ts': `export const newId = 1;\n`,
+    });
+    expect(violations).toEqual([
+      {
+        rule: 'providers-below-the-domain',
+        from: 'server/whatsapp/inbound.ts',
+        to: 'server/domain/conversations/receive-message.ts',
+      },
+    ]);
+  });
+
   it('fails an events import of an operation (events only read resource schemas)', async () => {
     const violations = await cruise({
       'server/domain/bookings/schemas.ts': `export const Booking = 1;\n`,

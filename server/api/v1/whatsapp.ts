@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import { settings } from '@/server/config/settings';
-import { HttpErrors } from '@/server/http/errors';
+import { receiveWhatsAppWebhook } from '@/server/domain/conversations/receive-whatsapp-webhook';
 import { json, publicRoute } from '@/server/http/route';
-import { AppError, Errors } from '@/server/lib/errors';
-import { assertNestingWithinLimit, withoutNul } from '@/server/lib/safe-input';
-import { validate } from '@/server/lib/validate';
-import { logger } from '@/server/log';
-import { constantTimeEqual } from '@/server/security/hashing';
-import { WebhookPayload } from '@/server/whatsapp/payload';
-import { processWhatsAppWebhook } from '@/server/whatsapp/process-webhook';
-import { isValidHubSignature } from '@/server/whatsapp/signature';
+import { answerVerification } from '@/server/whatsapp/inbound';
 
 const tag = 'WhatsApp';
 const path = '/channels/whatsapp/webhook';
@@ -46,17 +38,8 @@ export const whatsappRoutes = [
     query: VerifyQuery,
     responses: { 200: { description: 'The hub.challenge value, as text/plain', schema: z.string() } },
     errors: [403],
-    handler: async ({ query }) => {
-      const expected = settings().WHATSAPP_VERIFY_TOKEN;
-      const given = query['hub.verify_token'];
-      const ok =
-        query['hub.mode'] === 'subscribe' &&
-        !!expected &&
-        given !== undefined &&
-        constantTimeEqual(given, expected);
-      if (!ok || query['hub.challenge'] === undefined) throw Errors.forbidden('Verification token mismatch');
-      return json(200, query['hub.challenge'], { 'Content-Type': 'text/plain; charset=utf-8' });
-    },
+    handler: async ({ query }) =>
+      json(200, answerVerification(query), { 'Content-Type': 'text/plain; charset=utf-8' }),
   }),
   publicRoute({
     method: 'POST',
@@ -75,34 +58,10 @@ export const whatsappRoutes = [
     rawBody: true,
     responses: { 200: { description: 'Accepted', schema: WebhookAck } },
     errors: [400, 401, 422, 503],
-    handler: async ({ request, rawBody }) => {
-      const secret = settings().WHATSAPP_APP_SECRET;
-      if (!secret) {
-        logger().error('WhatsApp webhook called but WHATSAPP_APP_SECRET is not set');
-        throw new AppError('whatsapp_not_configured', 'Inbound WhatsApp is not configured on this server');
-      }
-      if (!isValidHubSignature(rawBody, request.headers.get('x-hub-signature-256'), secret)) {
-        throw new AppError('invalid_signature', 'X-Hub-Signature-256 is missing or does not match the body');
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(rawBody);
-      } catch {
-        throw HttpErrors.invalidJson();
-      }
-      // No Meta payload nests deeply; a signed one that does would overflow withoutNul's stack.
-      assertNestingWithinLimit(parsed);
-      // Meta's text is kept whatever it holds; NUL (which PostgreSQL cannot store) becomes U+FFFD.
-      parsed = withoutNul(parsed);
-      const payload = validate(WebhookPayload, parsed);
-      if (payload.object !== 'whatsapp_business_account') {
-        logger().warn(
-          { object: payload.object },
-          'whatsapp webhook for another object type: acknowledged, ignored',
-        );
-        return json(200, { received: 0, duplicates: 0, receipts: 0, ignored: 0 });
-      }
-      return json(200, await processWhatsAppWebhook(payload));
-    },
+    handler: async ({ request, rawBody }) =>
+      json(
+        200,
+        await receiveWhatsAppWebhook({ rawBody, signature: request.headers.get('x-hub-signature-256') }),
+      ),
   }),
 ];

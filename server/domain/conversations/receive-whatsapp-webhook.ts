@@ -1,17 +1,21 @@
-import type { z } from 'zod';
+// WhatsApp's inbound notifications, as the route hands them over: the raw body and its signature.
+// The edge verifies and parses them (server/whatsapp/inbound.ts); each change is then routed by its
+// phone_number_id to the tenant that registered the number, and its messages and status receipts
+// are applied in that tenant (receive-message.ts, apply-receipt.ts). Stripe's notifications take the
+// same path (server/domain/payments/receive-stripe-webhook.ts).
 import { findChannelByPhoneNumberId } from '@/server/domain/channels/find-channel-by-number';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { applyReceipt, isReceiptStatus } from '@/server/domain/conversations/apply-receipt';
-import { receiveMessage } from '@/server/domain/conversations/receive-message';
 import { logger } from '@/server/log';
+import { verifyWhatsAppWebhook } from '@/server/whatsapp/inbound';
 import {
   type ChangeValue,
   messageChanges,
   messageMedia,
   messageText,
   type StatusReceipt,
-  type WebhookPayload,
-} from './payload';
+} from '@/server/whatsapp/payload';
+import { applyReceipt, isReceiptStatus } from './apply-receipt';
+import { receiveMessage } from './receive-message';
 
 export interface WebhookOutcome {
   received: number;
@@ -21,14 +25,23 @@ export interface WebhookOutcome {
 }
 
 /**
- * Applies one verified Cloud API webhook payload. Each change is routed by its phone_number_id to
- * the tenant that registered the number; unknown numbers are logged and acknowledged (Meta would
- * otherwise retry for days). Errors propagate so Meta retries: every step is idempotent.
+ * Verifies one Cloud API notification and applies it. Unknown numbers, and notifications about
+ * another kind of object, are logged and acknowledged (Meta would otherwise retry for days). Errors
+ * propagate so Meta retries: every step is idempotent.
  */
-export async function processWhatsAppWebhook(
-  payload: z.infer<typeof WebhookPayload>,
-): Promise<WebhookOutcome> {
+export async function receiveWhatsAppWebhook(input: {
+  rawBody: string;
+  signature: string | null;
+}): Promise<WebhookOutcome> {
+  const payload = verifyWhatsAppWebhook(input.rawBody, input.signature);
   const outcome: WebhookOutcome = { received: 0, duplicates: 0, receipts: 0, ignored: 0 };
+  if (payload.object !== 'whatsapp_business_account') {
+    logger().warn(
+      { object: payload.object },
+      'whatsapp webhook for another object type: acknowledged, ignored',
+    );
+    return outcome;
+  }
   const { values, skipped } = messageChanges(payload);
   if (skipped > 0)
     logger().warn({ skipped }, 'whatsapp webhook: changes without the expected shape were ignored');
