@@ -3,10 +3,10 @@
 // with two workers on one database and across a restart; a cancelled or moved booking gets no
 // reminder for its old time; the conversation timers fire on time too (no 30 s sweep).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTime } from '@/server/client-safe/time-format';
 import { resetSettingsCache } from '@/server/config/settings';
 import { pgPool } from '@/server/db/pool';
 import { forTenant } from '@/server/db/tenant-scope';
-import { formatStart } from '@/server/domain/bookings/send-reminder';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
 import { receiveMessage } from '@/server/domain/conversations/receive-message';
@@ -170,7 +170,7 @@ describe('reminders over WhatsApp templates: on time, once, in the contact’s c
             parameters: [
               { type: 'text', text: 'Grace Hopper' },
               { type: 'text', text: 'Dental check-up' },
-              { type: 'text', text: formatStart(start, 'Europe/Madrid') },
+              { type: 'text', text: formatDateTime(start, 'Europe/Madrid') },
             ],
           },
         ],

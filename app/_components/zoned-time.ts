@@ -60,29 +60,7 @@ export function isPlainDate(value: string | null | undefined): value is PlainDat
   }
 }
 
-/** "09:30" (24-hour) of an instant in `zone`. */
-export function formatClock(ms: number | string, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(ms));
-}
-
-/** "Tue 2 Mar 2027, 09:30" of an instant in `zone`. */
-export function formatDateTime(ms: number | string, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(ms));
-}
+export { formatClock, formatDateTime } from '@/server/client-safe/time-format';
 
 /** "Tue 2 Mar" (or with the year) of a local date, independent of any zone. */
 export function formatDate(date: PlainDateText, options: { year?: boolean; weekday?: boolean } = {}) {

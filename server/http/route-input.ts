@@ -2,7 +2,11 @@
 // or query), as the transports derived from the routes take it: the dashboard's tRPC procedures
 // (server/trpc/from-route.ts) and the assistant's tools (server/mcp/tool.ts). Validated by the route's
 // own schemas through the same `validate()` as REST, so limits and field errors are identical.
+// `runRoute` is the one way both run a route.
 
+import { requirePermission } from '@/server/auth/principal';
+import type { Role } from '@/server/client-safe/statuses';
+import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { validate } from '@/server/lib/validate';
 import type { AnyTenantRoute } from './route';
@@ -37,4 +41,22 @@ export function parseRouteInput(route: AnyTenantRoute, raw: unknown) {
     body: route.body ? validate(route.body, rest) : undefined,
     query: route.query ? validate(route.query, rest) : undefined,
   };
+}
+
+export type RouteInput = ReturnType<typeof parseRouteInput>;
+
+/**
+ * Runs a route for a derived transport whose caller is known: the route's permission (403, checked
+ * before the input, as REST answers 403 before 422), the input (by default `parseRouteInput`; a tool
+ * maps its own field names first), then the handler. Answers the route's success body (`null` for a
+ * 204). Both read the route at every call, so the route object stays the one place that says them.
+ */
+export async function runRoute(
+  route: AnyTenantRoute,
+  call: { ctx: OperationContext; role: Role; raw: unknown; parse?: (raw: unknown) => RouteInput },
+): Promise<unknown> {
+  requirePermission({ role: call.role }, route.permission);
+  const input = call.parse ? call.parse(call.raw) : parseRouteInput(route, call.raw);
+  const reply = await route.handler({ ctx: call.ctx, ...input });
+  return reply.body ?? null;
 }

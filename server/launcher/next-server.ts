@@ -30,6 +30,11 @@ const server = createServer((req, res) => {
   );
   void handle(req, res);
 });
+// Idle keep-alive connections stay open longer than the usual load balancer keeps its own (60 s): a
+// proxy (or a client pool) that reuses a connection the server is closing at that very moment gets
+// "socket hang up" for a request the server never saw. Node's default is 5 s.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 // Development's hot reload talks over a WebSocket.
 server.on('upgrade', (req, socket, head) => void upgrade(req, socket, head));
 server.listen(port, () => console.log(`[switchboard] listening on http://localhost:${port}`));

@@ -6,12 +6,11 @@
 // 422 field errors), so it has the same events, audit and domain code. A tool adds only its name, a
 // description for a model, and which of the route's fields it offers.
 import { z } from 'zod';
-import { requirePermission } from '@/server/auth/principal';
 import { hasPermission } from '@/server/client-safe/permissions';
 import type { Role } from '@/server/client-safe/statuses';
 import type { OperationContext } from '@/server/domain/context';
 import type { AnyTenantRoute, ResponseSpec } from '@/server/http/route';
-import { parseRouteInput, pathParamNames } from '@/server/http/route-input';
+import { parseRouteInput, pathParamNames, runRoute } from '@/server/http/route-input';
 import { AppError, Errors, type FieldError } from '@/server/lib/errors';
 
 export type JsonSchema = Record<string, unknown>;
@@ -214,11 +213,13 @@ export async function runTool(
   tool: AssistantTool,
   call: { ctx: OperationContext; role: Role; args: unknown },
 ): Promise<unknown> {
-  requirePermission({ role: call.role }, tool.route.permission);
-  const input = routeInputOf(tool, call.args);
   // An Idempotency-Key of the HTTP request covers its whole JSON-RPC body, not one provider call of
   // one of its tool calls: it is not passed on as the operation's request key.
   const ctx: OperationContext = { ...call.ctx, requestKey: undefined, tool: tool.name };
-  const reply = await tool.route.handler({ ctx, ...input });
-  return reply.body ?? null;
+  return runRoute(tool.route, {
+    ctx,
+    role: call.role,
+    raw: call.args,
+    parse: (raw) => routeInputOf(tool, raw),
+  });
 }

@@ -6,9 +6,9 @@
 // answers the route's success body (`null` for a 204). GET routes become queries, others mutations.
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z } from 'zod';
-import { requirePermission } from '@/server/auth/principal';
+import type { Role } from '@/server/client-safe/statuses';
 import type { AnyRoute, AnyTenantRoute, PathParams, Responses } from '@/server/http/route';
-import { parseRouteInput } from '@/server/http/route-input';
+import { runRoute } from '@/server/http/route-input';
 import { createTRPCRouter, protectedProcedure } from './init';
 
 type Schema<S> = Exclude<S, undefined>;
@@ -49,24 +49,15 @@ export type ProceduresOf<Routes extends readonly AnyRoute[]> = {
 };
 
 export function procedureFrom<R extends AnyTenantRoute>(route: R): ProcedureOf<R> {
-  // The permission is checked before the input, as REST answers 403 before 422; both read the
-  // route when called, so the route object stays the one place that says it.
-  const procedure = protectedProcedure
-    .use(({ ctx, next }) => {
-      requirePermission(ctx, route.permission);
-      return next();
-    })
-    .input((raw) => parseRouteInput(route, raw));
-  const resolve = async ({
+  // The input reaches the resolver as sent: runRoute checks the permission before it validates it.
+  const procedure = protectedProcedure.input((raw) => raw);
+  const resolve = ({
     ctx,
     input,
   }: {
-    ctx: Parameters<R['handler']>[0]['ctx'];
-    input: ReturnType<typeof parseRouteInput>;
-  }) => {
-    const reply = await route.handler({ ctx, ...input });
-    return reply.body ?? null;
-  };
+    ctx: Parameters<R['handler']>[0]['ctx'] & { role: Role };
+    input: unknown;
+  }) => runRoute(route, { ctx, role: ctx.role, raw: input });
   const built = route.method === 'GET' ? procedure.query(resolve) : procedure.mutation(resolve);
   return built as unknown as ProcedureOf<R>;
 }

@@ -6,7 +6,7 @@
 // is read only when a procedure asks for its input, after the session check (server/trpc/init.ts).
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { MAX_BODY_BYTES } from '@/server/http/body';
+import { limitedBody, MAX_BODY_BYTES } from '@/server/http/body';
 import { HttpErrors } from '@/server/http/errors';
 import { createTrpcContext, type TrpcContext } from './init';
 import { appRouter } from './root';
@@ -35,45 +35,10 @@ function tooLarge(): TRPCError {
   return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: cause.message, cause });
 }
 
-/**
- * The same request, its body streamed through a counter: the first read past the limit (or of a body
- * whose Content-Length already says so) fails with 413, and the rest is never read.
- */
+/** The same request, its body read through the REST limit (server/http/body.ts) when a procedure asks for it. */
 function withBodyLimit(request: Request): Request {
-  const source = request.body;
-  if (!source) return request;
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  let size = 0;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (declared > MAX_BODY_BYTES) {
-          await source.cancel().catch(() => {});
-          controller.error(tooLarge());
-          return;
-        }
-        reader ??= source.getReader();
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          return;
-        }
-        size += value.byteLength;
-        if (size > MAX_BODY_BYTES) {
-          await reader.cancel().catch(() => {});
-          controller.error(tooLarge());
-          return;
-        }
-        controller.enqueue(value);
-      },
-      async cancel(reason) {
-        await (reader ?? source).cancel(reason).catch(() => {});
-      },
-      // Nothing is read ahead: a request whose procedure never asks for its input is never read.
-    },
-    { highWaterMark: 0 },
-  );
+  const body = limitedBody(request, tooLarge);
+  if (!body) return request;
   return new Request(request.url, {
     method: request.method,
     headers: request.headers,

@@ -17,7 +17,7 @@ async function createApiKeyUnaudited(ctx: OperationContext, input: CreateApiKeyI
   await lockTenantRows(ctx.db, ctx.tenantId, 'api_keys');
   const limit = settings().MAX_API_KEYS_PER_TENANT;
   const usable = await ctx.db.apiKey.count({
-    where: { AND: [usableKeys(), { OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] }] },
+    where: usableKeys(),
   });
   if (usable >= limit) {
     throw Errors.conflict(

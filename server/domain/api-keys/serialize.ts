@@ -14,5 +14,13 @@ export function serializeApiKey(key: ApiKey): ApiKeyResource {
   };
 }
 
-/** Keys that still authenticate: not revoked, or inside a rotation grace period. */
-export const usableKeys = () => ({ OR: [{ revokedAt: null }, { revokedAt: { gt: new Date() } }] });
+/** Keys that still authenticate: not expired, and not revoked or inside a rotation grace period. */
+export const usableKeys = () => {
+  const now = new Date();
+  return {
+    AND: [
+      { OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+      { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    ],
+  };
+};

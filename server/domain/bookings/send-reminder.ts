@@ -6,6 +6,7 @@
 // crash between the two leaves the message queued, which the interrupted-send job fails as unknown.
 // booking.reminder.sent is recorded by the sending path when WhatsApp accepts the message (the
 // message carries reminder_booking_id), also when Meta's rate limit delayed it.
+import { formatDateTime } from '@/server/client-safe/time-format';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { attemptSend, queueOutboundMessage } from '@/server/domain/conversations/send-message';
 import { serializeConversation } from '@/server/domain/conversations/serialize';
@@ -13,20 +14,6 @@ import { remindersOf } from '@/server/domain/services/serialize';
 import { newId } from '@/server/lib/ids';
 import { type DueTimer, markFired } from '@/server/timers/plan';
 import { recordEvent } from '@/server/webhooks/outbox';
-
-/** "Tue 12 Jan 2027, 09:00" in `zone` (formatting only; the instant is the stored one). */
-export function formatStart(at: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(at);
-}
 
 export async function sendBookingReminder(
   timer: DueTimer,
@@ -88,7 +75,7 @@ export async function sendBookingReminder(
               parameters: [
                 text(booking.customerName),
                 text(service.name),
-                text(formatStart(booking.startAt, resource?.timeZone ?? 'UTC')),
+                text(formatDateTime(booking.startAt, resource?.timeZone ?? 'UTC')),
               ],
             },
           ],
