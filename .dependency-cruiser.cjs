@@ -120,9 +120,9 @@ module.exports = {
     {
       name: 'providers-below-the-domain',
       comment:
-        'server/whatsapp and server/stripe are the providers\' clients: their outbound calls, and the check ' +
+        "server/whatsapp and server/stripe are the providers' clients: their outbound calls, and the check " +
         'of their inbound traffic (signature, JSON, shape) before the domain sees it. They import only the ' +
-        'data and support layer; what a verified notification does is the domain\'s ' +
+        "data and support layer; what a verified notification does is the domain's " +
         '(domain/conversations/receive-whatsapp-webhook.ts, domain/payments/receive-stripe-webhook.ts).',
       severity: 'error',
       from: { path: '^server/(whatsapp|stripe)/', pathNot: TEST },

@@ -145,7 +145,11 @@ try {
   );
 } catch (error) {
   failed = true;
-  console.error(`two-servers test failed: ${(error as Error).message}`, (error as Error).stack, (error as { cause?: unknown }).cause);
+  console.error(
+    `two-servers test failed: ${(error as Error).message}`,
+    (error as Error).stack,
+    (error as { cause?: unknown }).cause,
+  );
 } finally {
   for (const server of servers) await server.stop().catch(() => {});
   await receiver.close();
