@@ -46,7 +46,7 @@ function readLoop(read: () => Promise<Response>) {
 }
 
 async function measure(databaseUrl: string): Promise<BenchResult> {
-  const { startApiServer } = await import('@/test/api-server');
+  const { startApiServer } = await import('@/test/support/api-server');
   const { startDeliveryWorker } = await import('@/server/webhooks/engines/worker/runner');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
 

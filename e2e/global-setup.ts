@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { serverEnv } from '@/playwright.config';
-import { startFakeGraph } from '@/test/fake-graph';
-import { FakeStripe } from '@/test/fake-stripe';
+import { startFakeGraph } from '@/test/support/fake-graph';
+import { FakeStripe } from '@/test/support/fake-stripe';
 import { E2E_MEDIA, FIXTURES_FILE, type Fixtures } from './fixtures';
 
 function cli(args: string[]): Record<string, string> {

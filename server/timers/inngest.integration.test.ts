@@ -10,7 +10,7 @@ import { CreateResourceInput } from '@/server/domain/resources/schemas';
 import { createService } from '@/server/domain/services/manage-services';
 import { CreateServiceInput } from '@/server/domain/services/schemas';
 import { inngest } from '@/server/webhooks/engines/inngest/client';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import {
   fireTimerFunction,
   relayTimers,

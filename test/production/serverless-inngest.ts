@@ -20,8 +20,8 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { cli, startProductionServer } from '@/scripts/lib/production-server';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
-import { startPgBouncer } from '@/test/pgbouncer';
-import { startReceiver } from '@/test/webhook-receiver';
+import { startPgBouncer } from '@/test/support/pgbouncer';
+import { startReceiver } from '@/test/support/webhook-receiver';
 
 const SIGNING_KEY = `signkey-prod-${randomBytes(32).toString('hex')}`;
 const FUNCTION_ID = 'switchboard-deliver-webhook';

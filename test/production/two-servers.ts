@@ -13,7 +13,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { type BenchServer, cli, startProductionServer } from '@/scripts/lib/production-server';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
-import { startReceiver } from '@/test/webhook-receiver';
+import { startReceiver } from '@/test/support/webhook-receiver';
 
 const BOOKINGS = 240;
 const TIMEOUT_MS = 1000; // a dead server's claims lapse after 2 x (1 s + 10 s) = 22 s
