@@ -4,7 +4,7 @@
 // serverless mode nothing is started (no timers, no LISTEN): Inngest runs deliveries and jobs.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // Traces go to an OTLP collector only when one is named (README "Metrics and tracing").
+  // Traces go to an OTLP collector only when one is named (docs/operations.md "Metrics and tracing").
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const { registerOTel } = await import('@vercel/otel');
     registerOTel({ serviceName: process.env.OTEL_SERVICE_NAME ?? 'switchboard' });

@@ -1,4 +1,4 @@
-// Creates the tenants and users the tests sign in with, through the operator CLI (README "Running it in production"), and
+// Creates the tenants and users the tests sign in with, through the operator CLI (docs/operations.md "Running it in production"), and
 // starts the stand-ins for Meta's Graph API the server sends WhatsApp messages to, holding one
 // customer photo, and for Stripe (its API and hosted checkout page, with one account whose webhook
 // endpoint is the main tenant's URL); both are kept until the run ends.

@@ -1,4 +1,4 @@
-// Tenant administration (README "Tenant administration", issue 15): the audit log (same transaction, append-only, no
+// Tenant administration (docs/decisions.md "Tenant administration"): the audit log (same transaction, append-only, no
 // secrets, filters), members and the last-admin rule (race-safe), removal taking effect, invitations
 // and password reset links (one-time, expiring, hashed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

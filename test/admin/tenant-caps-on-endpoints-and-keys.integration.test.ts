@@ -3,7 +3,7 @@ import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { apiSuite } from '../support/harness';
 
-// Endpoints and API keys per tenant are capped (security finding 1: many `*` endpoints multiplied one
+// Endpoints and API keys per tenant are capped (many `*` endpoints would multiply one
 // tenant's share of delivery, many keys its share of the API): one more answers 409 with its own
 // code and creates nothing, also when the requests race; the cap is the tenant's alone.
 const ENDPOINTS = 3;

@@ -1,5 +1,5 @@
 // The request path without a database round trip per credential or per rate-limit count
-// (README, "Rate limits and credential checks on the request path"): credentials are cached until a
+// (docs/operations.md, "Rate limits and credential checks on the request path"): credentials are cached until a
 // change to them is announced, and the API limit is spent from leases of the shared count.
 import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';

@@ -1,4 +1,4 @@
-// Property-based hostile requests against every /api/v1 route (README "Hostile input", issue 10 B1). Each
+// Property-based hostile requests against every /api/v1 route (docs/decisions.md "Security"). Each
 // request is generated from the route table: its method and path, a path id from a pool (tenant A's
 // real resources, tenant B's, odd ids), a query and a body built from the route's zod schemas and
 // then mutated (wrong types, missing and extra fields, huge strings and arrays, NUL and lone
@@ -10,7 +10,7 @@
 // - a refused request writes nothing: the counts (and last update times) of both tenants'
 //   bookings, payments, conversations, messages, channels, endpoints, events, deliveries, attempts,
 //   api keys and idempotency records are the same before and after it. One exception, by design
-//   (README "Request pipeline", as Stripe does): a POST with an Idempotency-Key whose operation ran and answered a
+//   (docs/architecture.md "Request pipeline", as Stripe does): a POST with an Idempotency-Key whose operation ran and answered a
 //   4xx stores that outcome, so it may add exactly one idempotency record;
 // - a success answer never carries one of tenant B's ids unless B's own credential asked.
 // Deterministic: a fixed fast-check seed (FUZZ_SEED to change it, FUZZ_RUNS for the count).

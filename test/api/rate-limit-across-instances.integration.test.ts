@@ -1,4 +1,4 @@
-// The API rate limit is one count for every instance (issue 11): two server processes on one
+// The API rate limit is one count for every instance: two server processes on one
 // database together let through no more than the limit, not twice it; the per-tenant limit too.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';

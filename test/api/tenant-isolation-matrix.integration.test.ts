@@ -1,4 +1,4 @@
-// Tenant isolation and roles, generated from the REST route table and the tRPC router (issue 10 B2).
+// Tenant isolation and roles, generated from the REST route table and the tRPC router.
 // For every tenant REST route: (a) tenant B's credentials with tenant A's X-Tenant-ID → 403
 // tenant_mismatch; (b) A's credential and header with B's resource ids (of every kind) in the path →
 // 404 not_found, and B's ids in bodies and filters → 422 or an empty list; (c) an agent on every

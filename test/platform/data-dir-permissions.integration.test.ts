@@ -1,5 +1,5 @@
 // A DATA_DIR the embedded PostgreSQL cannot use stops start-up with one line naming the directory
-// and the remedy (README "Hostile input"), instead of initdb's "Permission denied" from deep inside.
+// and the remedy (docs/decisions.md "Security"), instead of initdb's "Permission denied" from deep inside.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// PostgreSQL going away under the service (README "Hostile input"): REST and tRPC answer 503
+// PostgreSQL going away under the service (docs/decisions.md "Security"): REST and tRPC answer 503
 // service_unavailable with Retry-After, never 500; once it is back, requests succeed without a
 // restart. The database is reached through a proxy this test takes down and brings back.
 import { TRPCError } from '@trpc/server';

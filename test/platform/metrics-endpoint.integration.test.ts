@@ -1,4 +1,4 @@
-// GET /api/metrics (README "Webhook operations"): 404 without METRICS_TOKEN, 401 problem+json without the right
+// GET /api/metrics (docs/operations.md "Webhook operations"): 404 without METRICS_TOKEN, 401 problem+json without the right
 // bearer token, else Prometheus text with requests by route template (never a raw path or a tenant
 // id), delivery attempts by outcome with their latency histogram, and the pending deliveries read
 // from the database at scrape time.

@@ -1,4 +1,4 @@
-// OpenTelemetry (README "Webhook operations" / issue 13): with OTEL_EXPORTER_OTLP_ENDPOINT set, @vercel/otel is
+// OpenTelemetry (docs/operations.md "Metrics and tracing"): with OTEL_EXPORTER_OTLP_ENDPOINT set, @vercel/otel is
 // registered (as instrumentation.ts does) and a POST that creates a booking yields a request span
 // and, later, the attempt span of its delivery in the same trace (the trace context travels on the
 // delivery row). The collector is a loopback OTLP/HTTP receiver reading the JSON protocol.

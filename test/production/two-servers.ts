@@ -1,4 +1,4 @@
-// Several ordinary servers (issue 11): two `npm start` processes of the production build on one
+// Several ordinary servers: two `npm start` processes of the production build on one
 // PostgreSQL, both running the worker engine, both taking booking changes. Midway one of them is
 // SIGKILLed with everything below it. Afterwards every event reached the receiver with a valid
 // signature and every delivery succeeded (none lost); each attempt (webhook-id + attempt number)

@@ -1,5 +1,5 @@
-// Security finding 1 ("one tenant can starve every other tenant's webhooks") as a scenario, shared by
-// its test (test/webhooks/fair-delivery-across-tenants.integration.test.ts) and its bench (bench/fairness.ts): tenant A
+// One tenant must not starve every other tenant's webhooks, as a scenario shared by its test
+// (test/webhooks/fair-delivery-across-tenants.integration.test.ts) and its bench (bench/fairness.ts): tenant A
 // has slow endpoints (loopback receivers that answer after `slowMs`) and a backlog of events; while
 // the worker drains it, tenant B's events go to one fast endpoint, and each is timed from its commit
 // to its arrival. Run with DATABASE_URL set and the worker engine's settings.

@@ -47,7 +47,7 @@ export default async function setup(project: TestProject) {
   template.pathname = '/switchboard_template';
   await applyMigrations(template.toString());
   project.provide('pgAdminUrl', admin.toString());
-  // Production's pooled DATABASE_URL (issue 11): queries go through PgBouncer, DIRECT_URL does not.
+  // Production's pooled DATABASE_URL: queries go through PgBouncer, DIRECT_URL does not.
   let pgbouncer: PgBouncer | null = null;
   if (process.env.TEST_DATABASE_VIA === 'pgbouncer') pgbouncer = await startPgBouncer(admin.toString());
   else if (process.env.TEST_DATABASE_VIA) throw new Error('TEST_DATABASE_VIA takes only "pgbouncer"');
@@ -59,7 +59,7 @@ export default async function setup(project: TestProject) {
     await pgbouncer?.stop();
     await embedded.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    // No secret in any log line of the run (issue 10 B6); a finding names file, line and kind only.
+    // No secret in any log line of the run; a finding names file, line and kind only.
     const started = performance.now();
     const testDir = path.join(path.dirname(new URL(import.meta.url).pathname), '..');
     const report = scanLogDir(logDir, [testDir, path.join(testDir, '..', 'server')]);

@@ -1,4 +1,4 @@
-// Issue 10 B6: no secret ever reaches a log line. Every integration file logs at `debug` to a file of
+// No secret ever reaches a log line. Every integration file logs at `debug` to a file of
 // its own (test/support/file-setup.ts; the processes it starts get their own files too), and the teardown of
 // test/support/global-setup.ts scans them all with `scanLogDir`. A finding names the file, the line and the
 // kind of secret, never the secret itself.

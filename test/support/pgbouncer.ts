@@ -1,5 +1,5 @@
 // A real PgBouncer in transaction mode (Debian's `pgbouncer`) in front of a PostgreSQL, the way a
-// managed provider's pooler fronts DATABASE_URL in production (issue 11). Server connections are
+// managed provider's pooler fronts DATABASE_URL in production. Server connections are
 // handed to a client for one transaction only, so anything that leans on a session (named prepared
 // statements, LISTEN, session advisory locks, SET) breaks through it, as it would there.
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -10,7 +10,7 @@ import { holdDelivery, recordBookingEvents } from '@/test/support/domain-fixture
 import { apiSuite, type SuiteTenant } from '../support/harness';
 import { type Receiver, type Respond, startReceiver } from '../support/webhook-receiver';
 
-// README "Webhook operations", auto-disable and the two webhook.* notices. Attempts are driven directly with
+// docs/operations.md "Webhook operations", auto-disable and the two webhook.* notices. Attempts are driven directly with
 // runAttempt (the function both engines run) except where the worker itself is the point.
 process.env.WEBHOOK_RETRY_WAITS = '50ms,50ms';
 process.env.WEBHOOK_TIMEOUT_MS = '1000';

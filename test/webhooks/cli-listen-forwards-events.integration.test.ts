@@ -1,4 +1,4 @@
-// `npm run cli -- listen` (README "Integrators"): a separate process that polls the REST API and forwards the
+// `npm run cli -- listen` (docs/decisions.md "Integrator tools"): a separate process that polls the REST API and forwards the
 // tenant's new events to a local URL, signed with the secret it printed; no inbound connection.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';

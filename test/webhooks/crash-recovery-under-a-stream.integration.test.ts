@@ -11,7 +11,7 @@ import { createTestTenant, type TestTenant } from '../support/helpers';
 import { seededRandom } from '../support/seeded-random';
 import { eventually, type Receiver, startReceiver } from '../support/webhook-receiver';
 
-// Issue 10 B3: a stream of booking changes while the delivering process's group is SIGKILLed again
+// A stream of booking changes while the delivering process's group is SIGKILLed again
 // and again at seeded random points. The delivering process (test/support/processes/crash-stream-process.ts)
 // runs the worker and makes booking changes of its own, so kills land in outbox transactions and in
 // attempts; this process makes changes too, so events also commit while no worker runs. After the

@@ -1,4 +1,4 @@
-// README "Webhook operations" filters on GET /deliveries and GET /webhooks/{id}/deliveries (and the dashboard's
+// docs/operations.md "Webhook operations" filters on GET /deliveries and GET /webhooks/{id}/deliveries (and the dashboard's
 // webhooks.deliveries procedure): real deliveries sent by the worker to loopback receivers that
 // answer 200, 404 and 503, and to a port where nothing listens (no response status).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// GET /webhooks/{id}/stats (README "Webhook operations") and the dashboard's overview: attempts per UTC hour or
+// GET /webhooks/{id}/stats (docs/operations.md "Webhook operations") and the dashboard's overview: attempts per UTC hour or
 // day, latency percentiles, totals, validation. Attempt rows are written with chosen times and
 // latencies (the engines write them the same way; delivery-filters.integration.test.ts checks that
 // real attempts carry their endpoint), on deliveries recorded by the outbox.

@@ -16,7 +16,7 @@ import { holdDelivery } from '../support/domain-fixtures';
 import { apiSuite, type SuiteTenant } from '../support/harness';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
-// rate_limit_per_second (README "Webhook operations"): an endpoint never receives more than r attempts in any
+// rate_limit_per_second (docs/operations.md "Webhook operations"): an endpoint never receives more than r attempts in any
 // second, on both engines; the excess waits and never fails.
 process.env.WEBHOOK_RETRY_WAITS = '50ms,50ms';
 process.env.WEBHOOK_TIMEOUT_MS = '2000';

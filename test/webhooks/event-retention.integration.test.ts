@@ -10,7 +10,7 @@ import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant } from '../support/helpers';
 import { startReceiver } from '../support/webhook-receiver';
 
-// EVENT_RETENTION_DAYS (README "Webhook operations").
+// EVENT_RETENTION_DAYS (docs/operations.md "Webhook operations").
 const DAY = 86_400_000;
 
 async function tenantWithEvents(ages: number[]) {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { settings } from '@/server/config/settings';
 import { runFairnessScenario } from '../support/fairness-scenario';
 
-// The worker used to claim the global oldest-first queue with 10 slots: a tenant with many slow
-// endpoints and a backlog held every slot for minutes, and every other tenant's deliveries waited
-// behind its backlog. Claims are now capped per tenant and per endpoint and take turns across
-// tenants (server/webhooks/engines/worker/sql/claim-deliveries.sql).
+// A tenant with many slow endpoints and a backlog must not hold every delivery slot: claims are
+// capped per tenant and per endpoint and take turns across tenants
+// (server/webhooks/engines/worker/sql/claim-deliveries.sql), so another tenant's deliveries arrive
+// within seconds.
 describe("security finding 1: one tenant can starve every other tenant's webhooks", () => {
   it("tenant B's deliveries arrive within seconds while tenant A's 20 slow endpoints drain 500 events", {
     timeout: 180_000,

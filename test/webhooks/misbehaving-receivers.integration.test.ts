@@ -12,7 +12,7 @@ import { recordEvent } from '@/server/webhooks/outbox';
 import { createTestTenant, type TestTenant } from '../support/helpers';
 import { eventually } from '../support/webhook-receiver';
 
-// Issue 10 B5: one endpoint per way a receiver can misbehave, all delivered by the real worker
+// One endpoint per way a receiver can misbehave, all delivered by the real worker
 // engine running in this process. Each attempt must be recorded with the right error and status,
 // with an excerpt of at most 2 KiB, within the deadline; and the worker must not read a huge or
 // endless body, so the RSS of this process (the one doing the deliveries; it also runs the loopback

@@ -7,7 +7,7 @@ import { recordBookingEvents } from '@/test/support/domain-fixtures';
 import { apiSuite, type SuiteTenant } from '../support/harness';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
-// POST /webhooks/{id}/recover (README "Webhook operations").
+// POST /webhooks/{id}/recover (docs/operations.md "Webhook operations").
 process.env.WEBHOOK_RETRY_WAITS = '50ms,50ms';
 process.env.WEBHOOK_TIMEOUT_MS = '1000';
 process.env.WEBHOOK_DISABLE_AFTER_FAILURES = '0';

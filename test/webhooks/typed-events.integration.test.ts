@@ -1,4 +1,4 @@
-// Typed events (README "Integrators"): what is recorded matches its type's schema, a mismatching event
+// Typed events (docs/decisions.md "Integrator tools"): what is recorded matches its type's schema, a mismatching event
 // cannot be recorded, and a real delivery validates against the schema GET /event-types serves.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

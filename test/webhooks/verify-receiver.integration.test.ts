@@ -1,4 +1,4 @@
-// POST /webhooks/{id}/verify-receiver (README "Integrators"): four signed requests; a receiver that verifies
+// POST /webhooks/{id}/verify-receiver (docs/decisions.md "Integrator tools"): four signed requests; a receiver that verifies
 // with the Standard Webhooks library passes, one that accepts everything fails; nothing is recorded.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -10,7 +10,7 @@ import { createTestTenant } from '@/test/support/helpers';
 import { claimDue } from './queue';
 
 // The worker's claims are fair: caps on what a tenant and an endpoint have in flight, and turns
-// across tenants, whatever the backlog (README, "Webhook delivery").
+// across tenants, whatever the backlog (docs/architecture.md, "Webhook delivery").
 let pool: pg.Pool;
 beforeAll(() => {
   pool = new pg.Pool({ connectionString: databaseUrl(), max: 6 });
