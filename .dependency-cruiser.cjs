@@ -1,8 +1,8 @@
-// The import rules `npm run lint` enforces (dependency-cruiser 17): the direction README "How the code
-// is laid out" describes, one rule per claim. Paths are relative to the directory depcruise runs in
+// The import rules `npm run lint` enforces (dependency-cruiser 17): the direction README "Map of the
+// code" describes, one rule per claim. Paths are relative to the directory depcruise runs in
 // (the project root). Type-only imports (`import type`, `export type … from`) and dynamic `import()`
 // count like any other import: a cycle or a layer breach through them is still one.
-// test/layering.test.ts runs this same file on small fixture projects (one failing fixture per rule),
+// test/platform/layering-rules.test.ts runs this same file on small fixture projects (one failing fixture per rule),
 // and checks that the real tree breaks none of them, so change both together.
 
 /** Test code: exempt from the layer rules (it may import anything), never imported by product code. */

@@ -11,7 +11,7 @@
 // filters and the queue read; `delivery_attempts`; `delivery_claims`), and a bare queue (a table of
 // the same columns with its primary key and one partial index of due deliveries, and an attempt
 // table with its primary key). The first is the floor for this schema; the second is the floor for
-// any durable queue on this machine. README ("Benchmarks") reads the two against the worker.
+// any durable queue on this machine. docs/benchmarks.md reads the two against the worker.
 import type pg from 'pg';
 
 export interface FloorDelivery {

@@ -1,16 +1,15 @@
-// Fair delivery (security finding 1): tenant A has 20 slow endpoints (loopback receivers that answer
-// after 3 s) and 500 events, 10,000 deliveries; while the worker drains them, tenant B sends 20 events,
-// one every 200 ms, to one fast endpoint. The figure is B's p95 from commit to arrival while A drains
-// (the scenario of test/webhook-fairness.integration.test.ts, on a database of its own). Before the
-// worker's claims were capped per tenant and per endpoint and took turns across tenants, B waited
-// behind A's whole backlog (10,000 × 3 s over 10 slots: about 50 minutes); the test, run against that
-// queue, saw none of B's 20 deliveries arrive within 15 s.
+// Fair delivery: tenant A has 20 slow endpoints (loopback receivers that answer after 3 s) and 500
+// events, 10,000 deliveries; while the worker drains them, tenant B sends 20 events, one every 200 ms,
+// to one fast endpoint. The figure is B's p95 from commit to arrival while A drains (the scenario of
+// test/webhooks/fair-delivery-across-tenants.integration.test.ts, on a database of its own). A queue
+// that claimed oldest-first across tenants would keep B behind A's whole backlog (10,000 × 3 s over
+// 10 slots: about 50 minutes).
 import { withBenchDatabase } from './_database';
 import type { BenchResult } from './_results';
 
 export function run(): Promise<BenchResult> {
   return withBenchDatabase('fairness', async () => {
-    const { runFairnessScenario } = await import('@/test/fairness-scenario');
+    const { runFairnessScenario } = await import('@/test/support/fairness-scenario');
     const figures = await runFairnessScenario({
       slowEndpoints: 20,
       slowEvents: 500,

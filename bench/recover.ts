@@ -1,4 +1,4 @@
-// Bulk recovery (README "Webhook operations", POST /webhooks/{id}/recover): the time to requeue 10,000 failed
+// Bulk recovery (docs/operations.md "Webhook operations", POST /webhooks/{id}/recover): the time to requeue 10,000 failed
 // deliveries of one endpoint through the REST API (goal: under 30 s), and the latency of an API read
 // (GET /webhooks/{id}) made over and over by another client while it runs, next to the same read's
 // latency just before. The in-process worker runs, so the requeued deliveries are also being sent to
@@ -46,7 +46,7 @@ function readLoop(read: () => Promise<Response>) {
 }
 
 async function measure(databaseUrl: string): Promise<BenchResult> {
-  const { startApiServer } = await import('@/test/api-server');
+  const { startApiServer } = await import('@/test/support/api-server');
   const { startDeliveryWorker } = await import('@/server/runtime/deliveries/worker');
   const { createTenantWithAdmin } = await import('@/server/domain/tenants');
 

@@ -1,4 +1,4 @@
-// The bookings calendar and its settings (issue 22, dashboard half): an admin sets up a resource (weekly
+// The bookings calendar and its settings: an admin sets up a resource (weekly
 // hours, time off, calendar feed) and a service in Settings, books from the calendar by clicking a free
 // slot (a time taken meanwhile is refused plainly), reschedules by choosing a new slot, watches a hold
 // expire, cancels one booking and marks another a no-show with confirmation; a phone shows one day.

@@ -1,4 +1,4 @@
-// The agent's screen (README "WhatsApp in depth"): a customer's photo arrives over WhatsApp, the agent opens the
+// The agent's screen (docs/decisions.md "Conversations and WhatsApp"): a customer's photo arrives over WhatsApp, the agent opens the
 // conversation, sees the photo, replies with text; once the 24-hour window is closed the reply box
 // becomes the template form and a template goes out.
 import { createHmac } from 'node:crypto';

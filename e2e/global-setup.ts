@@ -1,12 +1,12 @@
-// Creates the tenants and users the tests sign in with, through the operator CLI (README "Running it in production"), and
+// Creates the tenants and users the tests sign in with, through the operator CLI (docs/operations.md "Running it in production"), and
 // starts the stand-ins for Meta's Graph API the server sends WhatsApp messages to, holding one
 // customer photo, and for Stripe (its API and hosted checkout page, with one account whose webhook
 // endpoint is the main tenant's URL); both are kept until the run ends.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { serverEnv } from '@/playwright.config';
-import { startFakeGraph } from '@/test/fake-graph';
-import { FakeStripe } from '@/test/fake-stripe';
+import { startFakeGraph } from '@/test/support/fake-graph';
+import { FakeStripe } from '@/test/support/fake-stripe';
 import { E2E_MEDIA, FIXTURES_FILE, type Fixtures } from './fixtures';
 
 function cli(args: string[]): Record<string, string> {

@@ -1,4 +1,4 @@
-// Webhook operations, the views (issue 13): the overview with the tenant's chart, an endpoint's
+// Webhook operations, the views: the overview with the tenant's chart, an endpoint's
 // chart, filtered delivery lists whose filters live in the URL, and the event log with a payload.
 import { expect, type Page, test } from '@playwright/test';
 import { api, expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';

@@ -1,7 +1,6 @@
-// Regression tests of the security audit's findings (issue 21) that need the real build: the login
-// page's redirect, the /api/trpc route's limits and the pages' Content-Security-Policy. Each failed
-// on the code before its fix; the rest of each finding is in test/security-findings.integration.test.ts
-// and server/trpc/callback-url.test.ts.
+// Security checks that need the real build: the login page's redirect, the /api/trpc route's limits
+// and the pages' Content-Security-Policy. The same rules without a build: test/auth/,
+// test/dashboard/trpc-body-and-batch-limits.integration.test.ts and server/trpc/callback-url.test.ts.
 import { type BrowserContext, expect, type Page, type Response, test } from '@playwright/test';
 import { api, fixtures, signInToDashboard } from './fixtures';
 

@@ -1,4 +1,4 @@
-// Tenant administration in the browser (README "Tenant administration"): an admin invites an agent, who opens the link
+// Tenant administration in the browser (docs/decisions.md "Tenant administration"): an admin invites an agent, who opens the link
 // in a fresh browser, sets a password and lands in the dashboard; the admin sees both in the audit
 // log; the agent cannot open the team or audit log pages. Also the payments page and reset links.
 import { randomBytes } from 'node:crypto';

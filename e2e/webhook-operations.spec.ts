@@ -1,4 +1,4 @@
-// Webhook operations in the dashboard (README "Webhook operations"): recovering failed deliveries with the dry-run
+// Webhook operations in the dashboard (docs/operations.md "Webhook operations"): recovering failed deliveries with the dry-run
 // count shown first, and re-enabling an endpoint the service disabled.
 import { expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
@@ -80,7 +80,7 @@ test('an endpoint the service disabled shows why and since when, and is re-enabl
 }) => {
   receiver = await startReceiver(200);
   const id = await newEndpoint(receiver.url, 'Disabled by the service');
-  // The state auto-disable leaves (README "Webhook operations"), written directly as other setups seed data.
+  // The state auto-disable leaves (docs/operations.md "Webhook operations"), written directly as other setups seed data.
   const { url } = await ensureEmbeddedDatabase(process.env.E2E_DATA_DIR ?? '');
   const db = new pg.Client({ connectionString: url });
   await db.connect();

@@ -1,5 +1,5 @@
 // Structured JSON logs, to stdout or, with LOG_FILE, appended to that file (the integration tests
-// give each file and process its own, and scan them all for secrets: test/log-scan.ts). Credentials
+// give each file and process its own, and scan them all for secrets: test/support/log-scan.ts). Credentials
 // and secrets never reach a log line: the redact list covers the places they could appear if
 // someone logs a request or a record by mistake.
 import pino from 'pino';

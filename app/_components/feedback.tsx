@@ -89,7 +89,7 @@ export function Time({ value }: { value: string | null | undefined }) {
   );
 }
 
-/** "Load more" under a cursor-paginated list (README "Request pipeline", pagination), driven by its infinite query. */
+/** "Load more" under a cursor-paginated list (docs/decisions.md "General": cursors), driven by its infinite query. */
 export function LoadMore({
   query,
 }: {

@@ -1,4 +1,4 @@
-// GET /docs (README "Integrators"): the interactive API reference, rendered in the browser by Scalar from
+// GET /docs (docs/decisions.md "Integrator tools"): the interactive API reference, rendered in the browser by Scalar from
 // GET /api/v1/openapi.json. Public, like the document. Everything it loads comes from this app: the
 // renderer's script (/docs/scalar.js), no web fonts, no telemetry, no AI agent, no request proxy
 // ("Try it" requests go straight to this server's /api/v1). Its scripts carry the request's CSP

@@ -1,6 +1,6 @@
 // Rows of OTHER tenants, generated in SQL (`insert … select generate_series`), so a database can be
 // made big in seconds without going through the app: the benches measure with them
-// (bench/api.ts, bench/webhooks.ts) and test/query-plans.integration.test.ts plans against them.
+// (bench/api.ts, bench/webhooks.ts) and test/platform/query-plans-use-indexes.integration.test.ts plans against them.
 // Every tenant gets `endpoints` webhook endpoints and `events` events, each event fanned out to all
 // of the tenant's endpoints (tenants × events × endpoints delivery rows): historic deliveries,
 // mostly succeeded, some failed, 1 % pending with a retry due tomorrow (never due for a worker

@@ -25,7 +25,7 @@ const ERROR_TEXT: Record<number, string> = {
   502: 'payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable',
 };
 
-/** Conventions and the decisions taken where the public contract is silent (also in README). */
+/** Conventions and the decisions taken where the public contract is silent (also in docs/decisions.md). */
 const API_CONVENTIONS = [
   'Multi-tenant bookings, conversations, payments and signed webhooks.',
   '',
@@ -176,7 +176,7 @@ const WEBHOOK_HEADERS = z.object({
 });
 
 /**
- * The top-level `webhooks` map (README "Integrators"): one entry per catalog type, keyed by the type, whose
+ * The top-level `webhooks` map (docs/decisions.md "Integrator tools"): one entry per catalog type, keyed by the type, whose
  * request body is that type's envelope with `data.object` typed as the resource.
  */
 function registerWebhooks(registry: OpenAPIRegistry): void {

@@ -48,7 +48,7 @@ async function authenticateApiKey(token: string): Promise<Principal> {
  * A valid signature is not enough: the membership is read on every request (one primary-key read,
  * not cached: a removal must hold from the very next request, which a cache told by NOTIFY could
  * miss by the notice's latency), so removing a member or changing a role takes effect at once, not
- * when the 30-minute token expires (README "Hostile input").
+ * when the 30-minute token expires (docs/decisions.md "Security").
  * The same read takes the user's `tokens_valid_after`: a token issued before it (a password reset, a
  * reused refresh token) is refused at once too (issue 21, finding 6). One primary-key lookup and
  * its user row, like an API key's one read.

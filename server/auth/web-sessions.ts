@@ -1,6 +1,6 @@
 // Dashboard sessions on the server side. next-auth's cookie is a signed JWT that would stay valid
 // for its 12 hours whatever happens; it names a row here instead (`sid`), which signing out revokes,
-// so a copied cookie stops working at once (README "Hostile input").
+// so a copied cookie stops working at once (docs/decisions.md "Security").
 import { randomUUID } from 'node:crypto';
 import { db } from '@/server/db/client';
 

@@ -1,5 +1,5 @@
-// `npm run cli -- listen --forward-to <url> [--events <filters>]` (README "Integrators"): forwards the
-// tenant's new events to a local URL, signed as deliveries are (README "Webhook delivery") with a secret made at start, so
+// `npm run cli -- listen --forward-to <url> [--events <filters>]` (docs/decisions.md "Integrator tools"): forwards the
+// tenant's new events to a local URL, signed as deliveries are (docs/architecture.md "Webhook delivery") with a secret made at start, so
 // a developer can run their receiver on localhost without exposing it: the CLI polls
 // GET /api/v1/events?after=<id> with an API key; nothing connects to the developer's machine.
 //

@@ -1,8 +1,8 @@
-// Operator CLI (README "Running it in production"):
+// Operator CLI (docs/operations.md "Running it in production"):
 //   npm run cli -- tenant create --name <name> --admin-email <email> --admin-password <pw> [--json]
 //   npm run cli -- user create --tenant <id> --email <e> --password <pw> --role admin|agent [--json]
 // Works against DATABASE_URL, or the embedded database whether or not the server is running.
-//   npm run cli -- listen --forward-to <url> [--events <filters>]   (README "Integrators", server/cli/listen.ts)
+//   npm run cli -- listen --forward-to <url> [--events <filters>]   (docs/decisions.md "Integrator tools", server/cli/listen.ts)
 // talks to a running service's REST API instead (SWITCHBOARD_API_URL, _API_KEY, _TENANT_ID).
 import { parseArgs } from 'node:util';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// What the audit log records (GET /audit-log; README "Tenant administration"). Client-safe: the
+// What the audit log records (GET /audit-log; docs/decisions.md "Tenant administration"). Client-safe: the
 // dashboard's action filter reads this list as it is.
 export const AUDIT_ACTIONS = [
   'api_key.created',

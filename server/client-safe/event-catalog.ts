@@ -74,7 +74,7 @@ export const EVENT_TYPE_NAMES: readonly string[] = EVENT_TYPES.map((e) => e.type
 /** Subscription values an endpoint may list: `*`, a family, or a catalog type (not webhook.test). */
 export const SUBSCRIPTION_FAMILIES = ['*', 'conversation.*', 'booking.*', 'payment.*', 'webhook.*'] as const;
 
-/** The service's own notices about webhooks (README "Webhook operations"): never sent to the endpoint they are about, never causing another. */
+/** The service's own notices about webhooks (docs/operations.md "Webhook operations"): never sent to the endpoint they are about, never causing another. */
 export function isWebhookNotice(type: string): boolean {
   return type.startsWith('webhook.');
 }

@@ -1,6 +1,6 @@
 // The fixed value sets of the API's resources (their OpenAPI enums), in one place for the server's
 // schemas and the dashboard's filters alike. Client-safe: imports nothing.
-// test/client-safe.test.ts checks that each set equals its database enum.
+// test/dashboard/client-safe-values-match-database.test.ts checks that each set equals its database enum.
 export const ROLES = ['admin', 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 

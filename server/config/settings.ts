@@ -1,4 +1,4 @@
-// Every setting the service reads, validated once. See README "Settings".
+// Every setting the service reads, validated once. See docs/operations.md "Settings".
 import { z } from 'zod';
 import { parseDuration } from '@/server/lib/duration';
 
@@ -62,7 +62,7 @@ const settingsSchema = z.object({
         return z.NEVER;
       }
     }),
-  /** Consecutive failed attempts that disable an endpoint (README "Webhook operations"); 0 never disables. */
+  /** Consecutive failed attempts that disable an endpoint (docs/operations.md "Webhook operations"); 0 never disables. */
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).default(50),
   /** ...and how old the first of them must be (a duration: 24h, 30m, 0s). */
   WEBHOOK_DISABLE_AFTER: z
@@ -156,7 +156,7 @@ const settingsSchema = z.object({
 });
 
 /**
- * What serverless mode needs (README "Running it in production", README "Deploying on Vercel"): no embedded database,
+ * What serverless mode needs (docs/operations.md "Running it in production", docs/deploying.md): no embedded database,
  * no timers and no LISTEN, so everything the long-running server would default or do itself must
  * be configured, and deliveries must run on Inngest.
  */

@@ -6,7 +6,7 @@ import { exampleObject } from '@/server/events/payloads';
 import { createEndpoint } from '@/server/webhooks';
 import { DELIVERIES_CHANNEL } from '@/server/webhooks/hand-over';
 import { type OutboxTx, recordEvent } from '@/server/webhooks/outbox';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import { directDatabaseUrl } from './client';
 import { type SqlTx, sqlTransaction, writeTransaction } from './sql-transaction';
 import { statementName } from './statement-names';

@@ -1,8 +1,8 @@
 // A transaction on the raw `pg` pool for the hot writes: an operation whose change is a few typed
 // statements (./typed-sql.ts) and an event (server/webhooks/outbox.ts) runs them here as named,
 // prepared statements on one connection, without Prisma's interactive-transaction machinery, which
-// cost two to three times the Node CPU for the outbox write alone (README, "Hot writes skip Prisma's
-// transaction"). Every other operation keeps Prisma. Like all raw SQL, a statement
+// cost two to three times the Node CPU for the outbox write alone (docs/architecture.md,
+// "Transactions"). Every other operation keeps Prisma. Like all raw SQL, a statement
 // run here is not scoped by ./tenant-scope.ts: each names the tenant itself, taken from `tx.tenantId`.
 import type pg from 'pg';
 import { isUuid } from '@/server/lib/ids';

@@ -1,6 +1,6 @@
 // Named (prepared) statements: parsed and planned once per connection instead of on every query.
 // PostgreSQL keeps a named statement in the server session that prepared it; a transaction-mode
-// pooler hands the next query another session, so behind one nothing is named (README, "Deploying").
+// pooler hands the next query another session, so behind one nothing is named (docs/deploying.md).
 
 /** A pooler is assumed when DIRECT_URL is set apart from DATABASE_URL. */
 function behindPooler(): boolean {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@/server/lib/ids';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import { db } from './client';
 import { UnsafeQueryError } from './guards';
 import { forTenant, TenantScopeError } from './tenant-scope';

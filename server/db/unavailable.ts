@@ -1,6 +1,6 @@
 // Whether an error means the database cannot be reached right now (refused, dropped, shutting
 // down, out of connections), as opposed to a bug. Transports answer those with 503
-// service_unavailable and Retry-After instead of a 500 (README "Hostile input"); the pools reconnect by
+// service_unavailable and Retry-After instead of a 500 (docs/decisions.md "Security"); the pools reconnect by
 // themselves once PostgreSQL is back.
 
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '@/server/client-safe/event-catalog';
-import { jsonSchemaValidator } from '@/test/json-schema';
+import { jsonSchemaValidator } from '@/test/support/json-schema';
 import {
   describeEventTypes,
   EVENT_PAYLOADS,

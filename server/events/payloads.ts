@@ -1,4 +1,4 @@
-// Typed events (README "Integrators"): for every catalog type, the schema of its `data.object` (the resource
+// Typed events (docs/decisions.md "Integrator tools"): for every catalog type, the schema of its `data.object` (the resource
 // exactly as the REST API returns it, same zod schema) and of `data.previous` where the type has
 // one, plus an example. The outbox validates each event against these before recording it
 // (server/webhooks/outbox.ts); GET /event-types and the OpenAPI `webhooks` map are generated from them, so what
@@ -92,7 +92,7 @@ export function payloadSpec(type: EventType): PayloadSpec {
 }
 
 const envelopes = new Map<EventType, ReturnType<typeof buildEnvelopeSchema>>();
-/** The envelope (README "Webhook delivery") of one type, with `data.object` (and `data.previous`) typed; one instance per type. */
+/** The envelope (docs/architecture.md "Webhook delivery") of one type, with `data.object` (and `data.previous`) typed; one instance per type. */
 export function envelopeSchema(type: EventType) {
   let schema = envelopes.get(type);
   if (!schema) {

@@ -1,4 +1,4 @@
-// Retention (README "Webhook operations", EVENT_RETENTION_DAYS): events older than the setting are deleted with
+// Retention (docs/operations.md "Webhook operations", EVENT_RETENTION_DAYS): events older than the setting are deleted with
 // their deliveries and attempts (foreign keys cascade), oldest first, in small batches, each its own
 // short transaction, until none is left or the time budget is spent (the next pass goes on). An
 // event that still has a pending delivery is kept, whatever its age. Cross-tenant by design (a

@@ -9,8 +9,8 @@
 // one-second window) and spends them from memory. The shared count is never exceeded: a lease
 // that would pass the limit is granted only what is left. The price is the other way round: leased
 // requests an instance does not spend before its window ends are lost, so with N instances a
-// client can be refused up to (N − 1) × one lease early in a window (README, "Rate limits and
-// credential checks on the request path"). Once a
+// client can be refused up to (N − 1) × one lease early in a window (docs/operations.md, "Rate limits
+// and credential checks on the request path"). Once a
 // credential or a tenant is over its limit an instance refuses it from memory until the window
 // ends, without asking the database again.
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';

@@ -1,4 +1,4 @@
-// The client address used for rate limits (README "Hostile input"): never chosen by the client. The process
+// The client address used for rate limits (docs/decisions.md "Security"): never chosen by the client. The process
 // that accepts connections (server/launcher/next-server.ts, or the platform on Vercel) replaces
 // `X-Forwarded-For` with the one address it trusts; the app only ever reads that.
 

@@ -57,7 +57,7 @@ export function compileRoutes(routes: AnyRoute[]): CompiledRoute[] {
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The wrapper every /api/v1 request goes through; see README "Request pipeline". */
+/** The wrapper every /api/v1 request goes through; see docs/architecture.md "Request pipeline". */
 export function handleApiRequest(
   request: Request,
   table: CompiledRoute[],
@@ -77,7 +77,7 @@ async function handle(request: Request, table: CompiledRoute[], span: Span, entr
   // The matched route's template labels the request metrics (never the raw path or the tenant).
   let routeTemplate = 'unmatched';
   try {
-    // A deployment missing a required setting refuses every request (README "Running it in production": one clear line
+    // A deployment missing a required setting refuses every request (docs/operations.md "Running it in production": one clear line
     // per problem at start; /api/health names them).
     if (settingsProblems().length > 0) throw Errors.misconfigured();
     const result = await dispatch(

@@ -1,4 +1,4 @@
-// `Idempotency-Key` on POST (README "Request pipeline"), as Stripe does it: the first request with a key claims
+// `Idempotency-Key` on POST (docs/architecture.md "Request pipeline"), as Stripe does it: the first request with a key claims
 // it; its outcome is stored for 24 h and replayed to later requests with the same key and body;
 // another body gets 409. A request that arrives while the first still runs waits for its outcome. A
 // 4xx the operation answered (e.g. 409 invalid_transition) is its outcome and is replayed too, as
@@ -144,7 +144,7 @@ function replayedError(body: string | null): AppError {
   });
 }
 
-/** Stored answers are encrypted: some carry a secret that must never sit in plaintext (README "Hostile input"). */
+/** Stored answers are encrypted: some carry a secret that must never sit in plaintext (docs/decisions.md "Security"). */
 function sealed(value: unknown): string {
   return encryptSecret(JSON.stringify(value));
 }

@@ -1,4 +1,4 @@
-// Headers every answer of the service carries (README "Hostile input"), listed once in
+// Headers every answer of the service carries (docs/decisions.md "Security"), listed once in
 // security-headers.json: next.config.mjs sends them on pages and every route Next serves, and the
 // REST pipeline sets them itself so they hold wherever the API runs (Next, the test server).
 // HSTS only in production: browsers ignore it over http, and a developer's localhost must not keep it.

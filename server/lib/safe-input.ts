@@ -1,4 +1,4 @@
-// Input every transport refuses at its door (README "Hostile input"), before any schema sees it:
+// Input every transport refuses at its door (docs/decisions.md "Security"), before any schema sees it:
 // - the NUL character (U+0000), which PostgreSQL text cannot hold (a query with it fails: a 500);
 // - lone UTF-16 surrogates (`"\ud800"` in JSON), which are no Unicode text: jsonb refuses them (a 500);
 // - the object keys __proto__, constructor and prototype, which parsers drop or trip over

@@ -1,4 +1,4 @@
-// OpenTelemetry traces (README "Metrics and tracing"): a span per REST request, and the delivery
+// OpenTelemetry traces (docs/operations.md "Metrics and tracing"): a span per REST request, and the delivery
 // attempts it caused as spans of the same trace. Attempts run later (worker or Inngest), so the
 // request's W3C trace context is stored on each delivery (`traceparent`) and an attempt's span is
 // started under it. Without a registered provider (OTEL_EXPORTER_OTLP_ENDPOINT unset) every call

@@ -1,5 +1,5 @@
 // A tool's schemas and input are derived from its route: checked here without a database. The calls
-// themselves, through the official client, are test/mcp.integration.test.ts.
+// themselves, through the official client, are test/api/mcp-tools-match-rest.integration.test.ts.
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';

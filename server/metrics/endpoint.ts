@@ -1,5 +1,5 @@
-// GET /api/metrics: Prometheus text, only with `Authorization: Bearer <METRICS_TOKEN>` (README
-// "Webhook operations"). Without the setting the route does not exist (404); a missing or wrong token is 401
+// GET /api/metrics: Prometheus text, only with `Authorization: Bearer <METRICS_TOKEN>`
+// (docs/operations.md "Metrics and tracing"). Without the setting the route does not exist (404); a missing or wrong token is 401
 // problem+json. The token is compared in constant time (SHA-256 of both, timingSafeEqual).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { settings } from '@/server/config/settings';

@@ -1,4 +1,4 @@
-// Prometheus metrics of this process (GET /api/metrics, README "Webhook operations"), with prom-client. Labels
+// Prometheus metrics of this process (GET /api/metrics, docs/operations.md "Webhook operations"), with prom-client. Labels
 // never carry tenant ids or raw paths: HTTP requests are labelled by route template. Counters and
 // histograms are per process (Prometheus scrapes every instance); the pending-deliveries gauge is
 // read from the database at scrape time, so it is right however many processes deliver.

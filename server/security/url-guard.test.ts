@@ -31,7 +31,7 @@ const blocked = [
   ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
   ['IPv4-mapped metadata', '::ffff:169.254.169.254'],
   ['multicast', '224.0.0.1'],
-  // Every IPv6 form of a non-public IPv4 address (README "Hostile input").
+  // Every IPv6 form of a non-public IPv4 address (docs/decisions.md "Security").
   ['IPv4-compatible loopback', '::127.0.0.1'],
   ['IPv4-compatible metadata', '::169.254.169.254'],
   ['IPv4-compatible private', '::10.0.0.1'],

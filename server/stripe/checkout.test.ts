@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
-import { type FakeAccount, type FakeStripe, startFakeStripe } from '@/test/fake-stripe';
+import { type FakeAccount, type FakeStripe, startFakeStripe } from '@/test/support/fake-stripe';
 import {
   CHECKOUT_EXPIRY_MARGIN_MS,
   CHECKOUT_MAX_LIFETIME_MS,

@@ -1,6 +1,6 @@
 // The one place a Stripe SDK client is built. Every call to Stripe goes through `stripeClient(key)`
 // with a tenant's own secret key; STRIPE_API_URL (default https://api.stripe.com) names where the SDK
-// sends it, so the test suite points it at its stand-in (test/fake-stripe.ts).
+// sends it, so the test suite points it at its stand-in (test/support/fake-stripe.ts).
 //
 // Choices, and why:
 // - apiVersion is pinned to the version this SDK release is typed for. The wire format then changes

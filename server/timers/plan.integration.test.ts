@@ -5,7 +5,7 @@ import { forTenant } from '@/server/db/tenant-scope';
 import type { Queryable } from '@/server/db/typed-sql';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import { planTimers, TIMER_CHANNEL } from './plan';
 
 // A timer plan wakes the timer engine only when a timer was created or re-armed: every other plan

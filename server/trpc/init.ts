@@ -25,7 +25,7 @@ export interface TrpcContext {
   requestId?: string;
   /** The session could not be checked because the database is unreachable. */
   databaseUnavailable?: boolean;
-  /** The trusted client address (README "Hostile input"), recorded in the audit log. */
+  /** The trusted client address (docs/decisions.md "Security"), recorded in the audit log. */
   clientAddress?: string;
 }
 

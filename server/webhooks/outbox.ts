@@ -24,7 +24,7 @@ export interface RecordEventInput<K extends EventType> {
   type: K;
   object: EventObject<K>;
   previous?: EventPrevious<K>;
-  /** The endpoint a `webhook.*` notice is about: it never gets the notice (README, "Webhook operations"). */
+  /** The endpoint a `webhook.*` notice is about: it never gets the notice (docs/operations.md, "Webhook operations"). */
   aboutEndpointId?: string;
 }
 

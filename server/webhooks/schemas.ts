@@ -148,7 +148,7 @@ export const DeliveryDetail = Delivery.extend({
 const createdBound = (description: string) =>
   z.iso.datetime({ offset: true }).optional().meta({ description, example: '2026-11-23T00:00:00Z' });
 
-/** The filters of both delivery lists (README, "Webhook operations"); every one is backed by an index. */
+/** The filters of both delivery lists (docs/operations.md, "Webhook operations"); every one is backed by an index. */
 export const deliveryFilters = {
   status: DeliveryStatus.optional(),
   event_type: EventTypeFilter.optional().meta({

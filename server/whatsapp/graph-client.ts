@@ -150,7 +150,7 @@ export async function fetchWhatsAppMedia(input: {
 
 /**
  * Whether the access token can read this phone number (`GET {graph}/{phone_number_id}` answers 200):
- * the proof asked before a tenant may claim the number (README "Hostile input").
+ * the proof asked before a tenant may claim the number (docs/decisions.md "Security").
  */
 export async function verifyPhoneNumberAccess(input: {
   phoneNumberId: string;

@@ -1,4 +1,4 @@
-// The Vercel path, end to end on the production build (issue 11): serverless mode (VERCEL=1), the
+// The Vercel path, end to end on the production build: serverless mode (VERCEL=1), the
 // database behind a real PgBouncer in transaction mode (DIRECT_URL for migrations), and Inngest
 // driven over HTTP the way Inngest Cloud drives it. The script plays Inngest: a stand-in for its
 // event API receives what the app sends, and it calls /api/inngest with requests signed as the SDK's
@@ -20,8 +20,8 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { cli, startProductionServer } from '@/scripts/lib/production-server';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
-import { startPgBouncer } from '@/test/pgbouncer';
-import { startReceiver } from '@/test/webhook-receiver';
+import { startPgBouncer } from '@/test/support/pgbouncer';
+import { startReceiver } from '@/test/support/webhook-receiver';
 
 const SIGNING_KEY = `signkey-prod-${randomBytes(32).toString('hex')}`;
 const FUNCTION_ID = 'switchboard-deliver-webhook';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm start` with only AUTH_SECRET, SECRETS_KEY and PORT set serves the API on the embedded
-# database, and the CLI creates two tenants while it runs (issue 2's acceptance check).
+# database, and the CLI creates two tenants while it runs.
 set -euo pipefail
 dir=$(mktemp -d)
 chmod 755 "$dir" # the embedded PostgreSQL runs as the postgres user when CI is root
@@ -41,7 +41,7 @@ status=$(curl -s -o /dev/null -w '%{http_code}' "${mcp[@]}" -H "X-Tenant-ID: $te
 [ "$status" = 401 ] || { echo "expected 401 from /api/v1/mcp without a credential, got $status"; exit 1; }
 echo "the assistant's tools answer over MCP with a key, and 401 without"
 
-# README "Hostile input": a page forbids framing and sniffing; HSTS in production.
+# docs/decisions.md "Security": a page forbids framing and sniffing; HSTS in production.
 headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/login")
 for h in "x-content-type-options: nosniff" "x-frame-options: DENY" "strict-transport-security:"; do
   grep -qi "^$h" <<<"$headers" || { echo "GET /login lacks the header '$h'"; echo "$headers"; exit 1; }
@@ -53,7 +53,7 @@ for part in "frame-ancestors 'none'" "script-src 'self' 'nonce-" "default-src 's
 done
 echo "pages carry the security headers"
 
-# README "Hostile input": rotating X-Forwarded-For never escapes the per-address login limit (50 failures).
+# docs/decisions.md "Security": rotating X-Forwarded-For never escapes the per-address login limit (50 failures).
 limited=0
 for i in $(seq 1 55); do
   status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/api/v1/auth/login" \

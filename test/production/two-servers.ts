@@ -1,4 +1,4 @@
-// Several ordinary servers (issue 11): two `npm start` processes of the production build on one
+// Several ordinary servers: two `npm start` processes of the production build on one
 // PostgreSQL, both running the worker engine, both taking booking changes. Midway one of them is
 // SIGKILLed with everything below it. Afterwards every event reached the receiver with a valid
 // signature and every delivery succeeded (none lost); each attempt (webhook-id + attempt number)
@@ -13,7 +13,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { type BenchServer, cli, startProductionServer } from '@/scripts/lib/production-server';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
-import { startReceiver } from '@/test/webhook-receiver';
+import { startReceiver } from '@/test/support/webhook-receiver';
 
 const BOOKINGS = 240;
 const TIMEOUT_MS = 1000; // a dead server's claims lapse after 2 x (1 s + 10 s) = 22 s

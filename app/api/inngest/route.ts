@@ -11,7 +11,7 @@ import { inngestFunctions } from '@/server/runtime/inngest/functions';
 // every call that runs a function. A PUT, though, may ask for an
 // "out-of-band" sync, which the SDK performs unsigned, registering the URL the request itself names
 // (its Host) with Inngest: outside dev mode only the signed in-band sync Inngest Cloud sends is let
-// through (README, "Deploying"); the SDK verifies its signature.
+// through (docs/deploying.md); the SDK verifies its signature.
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 

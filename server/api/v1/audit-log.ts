@@ -1,4 +1,4 @@
-// The audit log (README "Tenant administration"): read-only; nothing in the API changes or deletes an entry.
+// The audit log (docs/decisions.md "Tenant administration"): read-only; nothing in the API changes or deletes an entry.
 import { listOf } from '@/server/api/schemas/common';
 import { listAuditLog } from '@/server/domain/audit/list-audit-log';
 import { AuditLogEntry, AuditLogQuery } from '@/server/domain/audit/schemas';

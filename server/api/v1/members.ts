@@ -1,4 +1,4 @@
-// Tenant administration (README "Tenant administration"): members, invitations and password reset links. Admin only.
+// Tenant administration (docs/decisions.md "Tenant administration"): members, invitations and password reset links. Admin only.
 import { listOf } from '@/server/api/schemas/common';
 import { changeMemberRole } from '@/server/domain/members/change-member-role';
 import { createInvitation, listInvitations, revokeInvitation } from '@/server/domain/members/invitations';

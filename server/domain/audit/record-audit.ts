@@ -1,4 +1,4 @@
-// The audit log's one writer (README "Tenant administration"). An operation calls `recordAudit(tx, ctx, …)` inside the
+// The audit log's one writer (docs/decisions.md "Tenant administration"). An operation calls `recordAudit(tx, ctx, …)` inside the
 // transaction of its change, so the change and its entry commit or fail together; or it is wrapped
 // whole by `audited(op, describe)`, which runs it in one transaction and records the entry after it.
 // Entries name an action, who acted (the person or API key of the context) and what was acted on, by

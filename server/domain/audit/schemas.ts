@@ -1,4 +1,4 @@
-// The audit log (README "Tenant administration"): its list query and entries.
+// The audit log (docs/decisions.md "Tenant administration"): its list query and entries.
 import { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@/server/client-safe/audit-actions';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';

@@ -2,7 +2,7 @@
 // read of the API, so it is one statement (the page and each row's latest payment, through a lateral
 // join) on the raw `pg` pool as a named prepared statement (parsed and planned once per connection
 // and filter combination; unnamed behind a transaction-mode pooler), instead of two Prisma queries:
-// 1.5 ms → about 0.4 ms in-process (README, "Benchmarks"). Raw SQL is not tenant-scoped by the Prisma
+// 1.5 ms → about 0.4 ms in-process (docs/benchmarks.md). Raw SQL is not tenant-scoped by the Prisma
 // extension, so the statement names the tenant itself; only the filters the query uses are written,
 // so each combination keeps its index (the cursor walks `(tenant_id, id)`).
 import type { z } from 'zod';

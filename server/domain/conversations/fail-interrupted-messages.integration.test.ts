@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
 import { newId } from '@/server/lib/ids';
-import { eventsOf } from '@/test/domain-fixtures';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { eventsOf } from '@/test/support/domain-fixtures';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import {
   failInterruptedMessages,
   INTERRUPTED_AFTER_MS,

@@ -1,4 +1,4 @@
-// The last-admin rule (README "Tenant administration"): a tenant always keeps at least one admin.
+// The last-admin rule (docs/decisions.md "Tenant administration"): a tenant always keeps at least one admin.
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { AppError, Errors } from '@/server/lib/errors';
 

@@ -1,4 +1,4 @@
-// Invitations (README "Tenant administration"): a one-time link, valid 7 days, that adds a membership. Only the token's
+// Invitations (docs/decisions.md "Tenant administration"): a one-time link, valid 7 days, that adds a membership. Only the token's
 // hash is stored; the link is shown once, to the admin who creates it, to pass on.
 import { verifyUserPassword } from '@/server/auth/sessions';
 import { db } from '@/server/db/client';

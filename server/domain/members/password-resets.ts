@@ -1,4 +1,4 @@
-// Password reset links (README "Tenant administration"): an admin issues a one-time link (1 h) for a member; using it
+// Password reset links (docs/decisions.md "Tenant administration"): an admin issues a one-time link (1 h) for a member; using it
 // sets a new password and ends every session of that person (refresh tokens, dashboard sessions, and
 // the access tokens issued before it).
 import { db, type Tx } from '@/server/db/client';

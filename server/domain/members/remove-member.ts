@@ -6,7 +6,7 @@ import { assertAnotherAdmin, lockMembers } from './admins';
  * Takes a person out of the tenant; removing the last admin is refused (409 last_admin). In the same
  * transaction: their refresh tokens for this tenant are revoked, their unused password reset links
  * from this tenant are spent, and, when they belong to no other tenant, their dashboard sessions end.
- * Access tokens and dashboard requests re-read the membership, so both stop at once (README "Hostile input").
+ * Access tokens and dashboard requests re-read the membership, so both stop at once (docs/decisions.md "Security").
  */
 export function removeMember(ctx: OperationContext, input: { user_id: string }): Promise<void> {
   return inTransaction(ctx, async (_txCtx, tx) => {

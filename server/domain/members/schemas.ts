@@ -1,4 +1,4 @@
-// Tenant administration (README "Tenant administration"): members, invitations and password reset links.
+// Tenant administration (docs/decisions.md "Tenant administration"): members, invitations and password reset links.
 import { z } from 'zod';
 import { LIMITS } from '@/server/client-safe/limits';
 import { ROLES } from '@/server/client-safe/statuses';

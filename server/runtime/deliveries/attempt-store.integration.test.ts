@@ -9,7 +9,7 @@ import { newId } from '@/server/lib/ids';
 import { createEndpoint } from '@/server/webhooks';
 import type { AttemptJob, AttemptRecord } from '@/server/webhooks/attempt/run-attempt';
 import { recordEvent } from '@/server/webhooks/outbox';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import { batched, batchedAttemptRecorder } from './attempt-store';
 
 // The worker writes the records of concurrent attempts in one statement; each record must still

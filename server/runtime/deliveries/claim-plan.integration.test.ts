@@ -4,7 +4,7 @@ import { databaseUrl } from '@/server/db/client';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/webhooks';
 import { recordAttempts } from '@/server/webhooks/attempt/sql/record-attempts';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import { claimLeaseMs } from './claims';
 import { claimDeliveries } from './sql/claim-deliveries';
 

@@ -5,12 +5,12 @@ import { maintenanceDb } from '@/server/db/maintenance';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/webhooks';
-import { recordBookingEvents } from '@/test/domain-fixtures';
-import { createTestTenant } from '@/test/helpers';
+import { recordBookingEvents } from '@/test/support/domain-fixtures';
+import { createTestTenant } from '@/test/support/helpers';
 import { claimDue } from './claims';
 
 // The worker's claims are fair: caps on what a tenant and an endpoint have in flight, and turns
-// across tenants, whatever the backlog (README, "Webhook delivery").
+// across tenants, whatever the backlog (docs/architecture.md, "Webhook delivery").
 let pool: pg.Pool;
 beforeAll(() => {
   pool = new pg.Pool({ connectionString: databaseUrl(), max: 6 });

@@ -6,9 +6,9 @@ import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createEndpoint } from '@/server/webhooks';
-import { recordBookingEvents } from '@/test/domain-fixtures';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
-import { eventually, startReceiver } from '@/test/webhook-receiver';
+import { recordBookingEvents } from '@/test/support/domain-fixtures';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
+import { eventually, startReceiver } from '@/test/support/webhook-receiver';
 import { startDeliveryWorker } from './worker';
 
 // The worker's `concurrency` bounds the requests it has out at once; an attempt's record commits

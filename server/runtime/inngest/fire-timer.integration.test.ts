@@ -10,7 +10,7 @@ import { CreateResourceInput } from '@/server/domain/resources/schemas';
 import { createService } from '@/server/domain/services/manage-services';
 import { CreateServiceInput } from '@/server/domain/services/schemas';
 import { inngest } from '@/server/runtime/inngest/client';
-import { createTestTenant, type TestTenant } from '@/test/helpers';
+import { createTestTenant, type TestTenant } from '@/test/support/helpers';
 import { relayPass, type Send } from '../relay';
 import { timerRelay } from '../timers/relay';
 import { TIMER_PLANNED, type TimerPlanned } from './client';

@@ -250,7 +250,7 @@ export async function runAttempt(job: AttemptJob, hooks: AttemptHooks = {}): Pro
     'webhook attempt',
   );
   if (result.ok) return { kind: 'succeeded', attempt: job.attempt };
-  // README "Webhook operations": the service's own notices never cause another notice, nor count toward disabling.
+  // docs/operations.md "Webhook operations": the service's own notices never cause another notice, nor count toward disabling.
   // The attempt is recorded already: a failure here loses at most this notice (a disable the streak
   // calls for is tried again at the next failed attempt), so it is logged, not thrown.
   if (!notice) {

@@ -1,4 +1,4 @@
-// Per-endpoint throttle (an endpoint's `rate_limit_per_second`, README "Webhook operations"), one mechanism for both engines. The
+// Per-endpoint throttle (an endpoint's `rate_limit_per_second`, docs/operations.md "Webhook operations"), one mechanism for both engines. The
 // endpoint row keeps the times of its last r let-through attempts (`throttle_grants`, oldest first).
 // An attempt is let through only if fewer than r were let through in the last THROTTLE_WINDOW_MS
 // (one second plus a margin), atomically, in one statement under the row's lock; otherwise it is told

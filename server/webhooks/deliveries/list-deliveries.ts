@@ -29,7 +29,7 @@ const RESPONSE_CLASS: Record<
 };
 
 /**
- * The conditions of the delivery filters (README "Webhook operations"). Each reads a column of the deliveries table itself (the
+ * The conditions of the delivery filters (docs/operations.md "Webhook operations"). Each reads a column of the deliveries table itself (the
  * event's type and object id and the last attempt's status are copied there when written), so a
  * filtered page is an index scan of one table.
  */

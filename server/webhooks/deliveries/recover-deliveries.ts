@@ -16,7 +16,7 @@ export interface RecoverInput {
 }
 
 /**
- * POST /webhooks/{id}/recover (README, "Webhook operations"): every `failed` delivery of the endpoint
+ * POST /webhooks/{id}/recover (docs/operations.md, "Webhook operations"): every `failed` delivery of the endpoint
  * created in [since, until) goes back to `pending` once, the same delivery (same id, event and
  * webhook-id), and gets a new round of attempts with the full retry schedule. `until` defaults to
  * now. A dry run only counts. A disabled endpoint is refused (409 endpoint_disabled): it would fail

@@ -17,7 +17,7 @@ export interface UpdateEndpointInput {
 /**
  * Partial update. Disabling takes effect for attempts not yet started, scheduled retries included.
  * `is_active: true` also clears what the service's auto-disable left (`disabled_reason`,
- * `disabled_at`) and the failure streak, so the endpoint starts afresh (README, "Webhook operations"). A person's
+ * `disabled_at`) and the failure streak, so the endpoint starts afresh (docs/operations.md, "Webhook operations"). A person's
  * `is_active: false` sets no reason (an endpoint the service disabled keeps its own).
  */
 async function updateEndpointUnaudited(ctx: OperationContext, input: UpdateEndpointInput) {

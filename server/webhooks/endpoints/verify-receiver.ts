@@ -1,4 +1,4 @@
-// POST /webhooks/{id}/verify-receiver (README, "Integrators"): four signed requests that tell whether
+// POST /webhooks/{id}/verify-receiver (docs/decisions.md, "Integrator tools"): four signed requests that tell whether
 // the endpoint's receiver checks signatures and timestamps. They are not deliveries: no event, delivery
 // or attempt is recorded. They leave through the deliveries' sender, with its SSRF guard, timeout
 // and refusal of redirects.

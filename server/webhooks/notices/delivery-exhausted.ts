@@ -1,4 +1,4 @@
-// `webhook.delivery.exhausted` (README, "Webhook operations"): recorded when a delivery's last
+// `webhook.delivery.exhausted` (docs/operations.md, "Webhook operations"): recorded when a delivery's last
 // scheduled attempt failed. Never delivered to the endpoint it is about; the attempts of `webhook.*`
 // notices never record one.
 import type { OperationContext } from '@/server/domain/context';

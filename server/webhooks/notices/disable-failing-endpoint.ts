@@ -1,4 +1,4 @@
-// Auto-disable (README, "Webhook operations"), run after a failed attempt's record: an endpoint whose
+// Auto-disable (docs/operations.md, "Webhook operations"), run after a failed attempt's record: an endpoint whose
 // failure streak (kept by each attempt record, ../attempt/sql/record-attempts.sql) meets the rule is disabled
 // and `webhook.endpoint.disabled` recorded. The notice is never delivered to the endpoint it is about,
 // and the attempts of `webhook.*` notices never call this.

@@ -19,7 +19,7 @@ import {
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
 
-/** Deliveries that used up every attempt, across all endpoints (README "Webhook delivery"). */
+/** Deliveries that used up every attempt, across all endpoints (docs/architecture.md "Webhook delivery"). */
 export function FailedDeliveries() {
   const trpc = useTRPC();
   const { filters, active } = useDeliveryFilters();

@@ -18,7 +18,7 @@ export interface RecordAttemptsRow {
  * several at once (the worker's batches), in one statement (so one round trip, and no transaction
  * around it). For each record the attempt row is unique per (delivery, number), and only a new row
  * moves its still-pending delivery to its new state (ending the worker's claim: its row in
- * `delivery_claims`) and its endpoint's failure streak (README, "Webhook operations"): a 2xx resets
+ * `delivery_claims`) and its endpoint's failure streak (docs/operations.md, "Webhook operations"): a 2xx resets
  * it, a failure adds one (the first sets `failure_streak_since`); within one batch, failures after
  * its last success count. Attempts of the service's own `webhook.*` notices never add to a streak,
  * so a notice can never disable an endpoint. An unchanged streak (a success on a healthy endpoint,

@@ -1,7 +1,7 @@
 'use client';
 /**
  * On a disabled endpoint's page: why it is disabled and since when (the service disables an endpoint
- * whose attempts keep failing, README "Webhook operations"), and a one-click "Re-enable", which also clears the
+ * whose attempts keep failing, docs/operations.md "Webhook operations"), and a one-click "Re-enable", which also clears the
  * failure streak. Failed deliveries stay failed: "Recover failed deliveries" requeues them.
  */
 import { Time } from '@/app/_components/feedback';
