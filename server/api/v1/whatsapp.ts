@@ -44,7 +44,13 @@ export const whatsappRoutes = [
       'hub.challenge as text/plain when hub.mode is subscribe and hub.verify_token equals ' +
       'WHATSAPP_VERIFY_TOKEN; otherwise 403 forbidden.',
     query: VerifyQuery,
-    responses: { 200: { description: 'The hub.challenge value, as text/plain', schema: z.string() } },
+    responses: {
+      200: {
+        description: 'The hub.challenge value, as text/plain',
+        schema: z.string(),
+        mediaType: 'text/plain; charset=utf-8',
+      },
+    },
     errors: [403],
     handler: async ({ query }) => {
       const expected = settings().WHATSAPP_VERIFY_TOKEN;
@@ -55,7 +61,7 @@ export const whatsappRoutes = [
         given !== undefined &&
         constantTimeEqual(given, expected);
       if (!ok || query['hub.challenge'] === undefined) throw Errors.forbidden('Verification token mismatch');
-      return json(200, query['hub.challenge'], { 'Content-Type': 'text/plain; charset=utf-8' });
+      return json(200, query['hub.challenge']);
     },
   }),
   publicRoute({
@@ -73,6 +79,8 @@ export const whatsappRoutes = [
       'acknowledged with 200 and logged. Inbound messages are stored once per WhatsApp message id; ' +
       'receipts only move an outbound message forward. A 5xx makes Meta retry, which is safe.',
     rawBody: true,
+    // Read raw for the signature, then validated against this schema by the handler.
+    body: WebhookPayload.meta({ id: 'WhatsAppNotification', description: "Meta's notification body" }),
     responses: { 200: { description: 'Accepted', schema: WebhookAck } },
     errors: [400, 401, 422, 503],
     handler: async ({ request, rawBody }) => {
