@@ -84,6 +84,17 @@ export function formatDateTime(ms: number | string, zone: string): string {
   }).format(new Date(ms));
 }
 
+/** "Tue 2 Mar 2027": the date of an instant in `zone`. */
+export function formatDay(ms: number | string, zone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(new Date(ms));
+}
+
 /** "Tue 2 Mar" (or with the year) of a local date, independent of any zone. */
 export function formatDate(date: PlainDateText, options: { year?: boolean; weekday?: boolean } = {}) {
   const d = Temporal.PlainDate.from(date);
