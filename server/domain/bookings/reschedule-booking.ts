@@ -78,6 +78,8 @@ async function move(
   current: Booking,
   to: { startAt: Date; endAt: Date; blockedFrom?: Date; blockedUntil?: Date; resourceId?: string },
 ): Promise<BookingResource> {
+  const timesMove =
+    to.startAt.getTime() !== current.startAt.getTime() || to.endAt.getTime() !== current.endAt.getTime();
   return ctx.db.$transaction(async (tx) => {
     if (to.resourceId) await lockResource(tx, ctx.tenantId, to.resourceId);
     const [row] = await tx.booking.updateManyAndReturn({
@@ -88,7 +90,8 @@ async function move(
         endAt: current.endAt,
         resourceId: current.resourceId,
       },
-      data: to,
+      // The feed's SEQUENCE rises in the same statement that moves the times (RFC 5545 §3.8.7.4).
+      data: { ...to, ...(timesMove ? { sequence: { increment: 1 } } : {}) },
     });
     if (!row)
       throw new AppError(

@@ -63,6 +63,8 @@ export async function updateBooking(
         data: {
           startAt,
           endAt,
+          // The calendar feed's SEQUENCE (RFC 5545 §3.8.7.4) rises with the move, in this statement.
+          ...(rescheduled ? { sequence: { increment: 1 } } : {}),
           ...(changes.customer?.name !== undefined ? { customerName: changes.customer.name } : {}),
           ...(changes.customer?.email !== undefined ? { customerEmail: changes.customer.email } : {}),
           ...(changes.customer?.phone !== undefined ? { customerPhone: changes.customer.phone } : {}),

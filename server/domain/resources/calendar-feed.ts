@@ -52,6 +52,9 @@ export async function renderCalendarFeed(input: { resourceId: string; token: str
       start: b.startAt,
       end: b.endAt,
       stamp: b.updatedAt,
+      // Raised by every move of the start or end (RFC 5545 §3.8.7.4): Outlook replaces its copy only
+      // when it rises.
+      sequence: b.sequence,
       summary: `${b.status === 'pending' ? 'Hold: ' : ''}${what} — ${b.customerName}`,
       description: [b.customerPhone, b.customerEmail, b.notes].filter(Boolean).join('\n') || undefined,
       status: b.status === 'pending' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
