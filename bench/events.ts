@@ -31,7 +31,7 @@ async function measure(url: string): Promise<BenchResult> {
   const { createService } = await import('@/server/domain/services/manage-services');
   const { CreateServiceInput } = await import('@/server/domain/services/schemas');
   const { poolSize } = await import('@/server/db/client');
-  const { writeTransaction } = await import('@/server/db/sql-transaction');
+  const { transaction } = await import('@/server/db/unit-of-work');
 
   const { tenantId } = await createTenantWithAdmin({
     name: 'Bench events',
@@ -98,7 +98,7 @@ async function measure(url: string): Promise<BenchResult> {
       }
     },
     event: (i: number) =>
-      writeTransaction(ctx, (tx) =>
+      transaction(ctx, (tx) =>
         recordEvent(tx, {
           tenantId,
           type: 'booking.confirmed',
