@@ -11,7 +11,7 @@
 //                               (expressions: count(*), coalesce(…), a column cast to another type)
 //   -- @cross-tenant why        the statement reads or writes rows of many tenants by design (a
 //                               worker's claim, retention, a lookup that finds the tenant): exempt
-//                               from the tenant-filter check (server/db/sql-tenant-filter.integration.test.ts)
+//                               from the tenant-filter check (./sql-tenant-filter.ts)
 // A result column that comes straight from a table column (through joins, CTEs and RETURNING) is
 // non-null when that column is NOT NULL, unless the statement has an outer join; any other column is
 // nullable unless tagged @not-null.

@@ -6,7 +6,8 @@ import { isUuid } from '@/server/lib/ids';
 import { type Db, db } from './client';
 import { Prisma } from './generated/client';
 
-const TENANT_MODELS = new Set<string>([
+/** The models that belong to a tenant (each has its tenant_id; raw SQL on their tables names it too). */
+export const TENANT_MODELS = new Set<string>([
   'Membership',
   'ApiKey',
   'RefreshToken',

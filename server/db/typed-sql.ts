@@ -4,7 +4,7 @@
 // columns; callers run it in a unit of work (./unit-of-work.ts), through a Prisma client on its own,
 // or on a `pg` pool, without writing a type by hand. Raw SQL is not tenant-scoped by the Prisma
 // extension: every statement on a tenant's rows names the tenant itself, or says in its header why it
-// crosses tenants (`@cross-tenant`; checked by server/db/sql-tenant-filter.integration.test.ts).
+// crosses tenants (`@cross-tenant`; checked by scripts/lib/sql-tenant-filter.ts).
 import type pg from 'pg';
 import { statementName } from './statement-names';
 import { type CrossTenantUnit, isUnitOfWork, runStatement, type UnitOfWork } from './unit-of-work';

@@ -14,7 +14,7 @@
 // in it. Cross-tenant work (sign-in sessions, tenant creation) names why in its scope
 // (`crossTenant(why)`) and gets the unscoped client from `orm()`. Typed statements are raw SQL,
 // which the tenant scope does not reach: each names the tenant itself (the `.sql` files are checked
-// for it, server/db/sql-tenant-filter.integration.test.ts).
+// for it by scripts/lib/sql-tenant-filter.ts, in `npm run lint` and the tests).
 import type pg from 'pg';
 import { isUuid } from '@/server/lib/ids';
 import { db, type Tx } from './client';
