@@ -12,6 +12,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 2000);
 const PRODUCERS = 8;
 const RESOURCES = 20;
+/** 30-minute starts from 00:00 that end by 23:59, the resources' working day. */
+const SLOTS_PER_DAY = 47;
 
 export function run(): Promise<BenchResult> {
   return withBenchDatabase('events', measure);
@@ -43,6 +45,7 @@ async function measure(url: string): Promise<BenchResult> {
   await createEndpoint(ctx, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
 
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // the database stops after the bench, or after a failure (thrown below)
   await client.connect();
   // Outbound messages waiting for their receipt: one per receipt of every round.
   await client.query(
@@ -80,6 +83,7 @@ async function measure(url: string): Promise<BenchResult> {
   );
   await client.query('vacuum analyze');
   const baselinePool = new pg.Pool({ connectionString: url, max: poolSize() });
+  baselinePool.on('error', () => {});
 
   const first = new Date(Date.now() + 2 * 86_400_000);
   first.setUTCHours(0, 0, 0, 0);
@@ -121,10 +125,16 @@ async function measure(url: string): Promise<BenchResult> {
         }),
       );
     },
-    // Each booking on its own place (resource × 30-minute start), so none is refused.
+    // Each booking on its own place (resource × 30-minute start inside the working day), so none is
+    // refused.
     service_booking: () => {
+      const place = Math.floor(placed / RESOURCES);
       const n = placed++;
-      const start = new Date(first.getTime() + Math.floor(n / RESOURCES) * 30 * 60_000);
+      const start = new Date(
+        first.getTime() +
+          Math.floor(place / SLOTS_PER_DAY) * 86_400_000 +
+          (place % SLOTS_PER_DAY) * 30 * 60_000,
+      );
       return createBooking(
         ctx,
         CreateBookingInput.parse({
