@@ -1,3 +1,4 @@
+import { transaction } from '@/server/db/unit-of-work';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
@@ -11,9 +12,8 @@ export function handoffConversation(
   ctx: OperationContext,
   input: { id: string; reason: string; summary?: string | null },
 ) {
-  const { db, tenantId } = ctx;
-  return db.$transaction(async (tx) => {
-    const conversation = await transitionConversation(tx, tenantId, {
+  return transaction(ctx, async (tx) => {
+    const conversation = await transitionConversation(tx, {
       id: input.id,
       allowed: { status: 'open', handledBy: 'ai' },
       data: {
