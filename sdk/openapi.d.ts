@@ -2195,10 +2195,10 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
             };
         };
-        Booking: {
+        BookingEventObject: {
             /** @example bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
@@ -2244,6 +2244,11 @@ export interface components {
                 checkout_url: string | null;
             } | null;
             /**
+             * @description Where it was made: api (this REST API), dashboard, whatsapp (a tap on an offer), booking_page (the public page or its JSON), assistant (an AI assistant’s tool)
+             * @enum {string}
+             */
+            source: "api" | "dashboard" | "whatsapp" | "booking_page" | "assistant";
+            /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
              */
@@ -2270,7 +2275,7 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
             };
         };
         /** @description The booking.rescheduled envelope */
@@ -2289,7 +2294,7 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
                 /** @description The fields before the change */
                 previous: {
                     /**
@@ -2323,7 +2328,7 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
             };
         };
         /** @description The booking.completed envelope */
@@ -2342,7 +2347,7 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
             };
         };
         /** @description The booking.expired envelope */
@@ -2361,7 +2366,7 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
             };
         };
         /** @description The booking.no_show envelope */
@@ -2380,7 +2385,7 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
             };
         };
         /** @description The booking.reminder.sent envelope */
@@ -2399,7 +2404,7 @@ export interface components {
             /** @enum {string} */
             api_version: "v1";
             data: {
-                object: components["schemas"]["Booking"];
+                object: components["schemas"]["BookingEventObject"];
             };
         };
         /** @description The payment.created envelope */
@@ -2762,6 +2767,72 @@ export interface components {
             data: components["schemas"]["Booking"][];
             next_cursor: string | null;
         };
+        Booking: {
+            /** @example bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "cancelled" | "completed" | "expired" | "no_show";
+            customer: {
+                name: string;
+                email?: string | null;
+                phone?: string | null;
+            };
+            service: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            start_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            end_at: string;
+            notes: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            cancellation_reason: string | null;
+            /** @description The service booked (null: a free-form booking) */
+            service_id: string | null;
+            /** @description The resource it holds (null: a free-form booking) */
+            resource_id: string | null;
+            /**
+             * Format: date-time
+             * @description A pending booking not confirmed by then becomes expired and frees its slot
+             */
+            hold_expires_at: string | null;
+            /** @description The booking’s payment (its latest, when several were recorded), null when it has none. A booking of a service with payment deposit or full gets a pending Stripe payment when it is created: send the customer to checkout_url; the booking is confirmed when Stripe reports the payment (GET /payments/{id} for its status, amount and refunds). */
+            payment: {
+                /** @example pay_01JD3XK2M8Q4V6T1R9S7W3Y5Z0 */
+                id: string;
+                /**
+                 * @description Where the customer pays: the Stripe Checkout page of a paid service’s booking (null for a manual payment)
+                 * @example https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4
+                 */
+                checkout_url: string | null;
+            } | null;
+            /**
+             * @description Where it was made: api (this REST API), dashboard, whatsapp (a tap on an offer), booking_page (the public page or its JSON), assistant (an AI assistant’s tool)
+             * @enum {string}
+             */
+            source: "api" | "dashboard" | "whatsapp" | "booking_page" | "assistant";
+            /**
+             * @description The customer’s own page for this booking (/b/{token}): it shows the booking and lets them cancel, move or pay it while the service allows (cancel_notice_minutes). Give it to the customer; it works until 30 days after the booking’s end. The token is a credential: it is never stored (only its hash) and never in events; read it here.
+             * @example https://switchboard.example.com/b/mng_3q2Xb0bFzQk9d7T1u4mP6wJc8vYh5sLr0aNe2iGo7tU
+             */
+            manage_url: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            updated_at: string;
+        };
         CreateBookingRequest: {
             customer: {
                 name: string;
@@ -3075,6 +3146,17 @@ export interface components {
             deposit_amount: number | null;
             reminders: components["schemas"]["BookingReminder"][];
             is_active: boolean;
+            /** @description Offered on its public booking page and the public JSON */
+            public: boolean;
+            /** @description A free booking made on the booking page stays pending (without a hold) until confirmed */
+            requires_confirmation: boolean;
+            /** @description Customers may cancel or move a booking through its manage link until this long before its start */
+            cancel_notice_minutes: number;
+            /**
+             * @description The public booking page (/book/{id}) while the service is public and active, else null
+             * @example https://switchboard.example.com/book/svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q
+             */
+            booking_page_url: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -3146,6 +3228,21 @@ export interface components {
             reminders: components["schemas"]["BookingReminder"][];
             /** @default true */
             is_active: boolean;
+            /**
+             * @description Offer it on its public booking page /book/{id} and the public JSON (default false)
+             * @default false
+             */
+            public: boolean;
+            /**
+             * @description A free booking from the booking page stays pending, without a hold, until the business confirms or cancels it (default false: confirmed at once)
+             * @default false
+             */
+            requires_confirmation: boolean;
+            /**
+             * @description How long before its start a customer may still cancel or move a booking through its manage link (0 … 525600, default 0: until it starts)
+             * @default 0
+             */
+            cancel_notice_minutes: number;
         };
         /** @description An amount in integer minor units and its ISO 4217 currency */
         Money: {
@@ -3184,6 +3281,12 @@ export interface components {
             /** @description At most 3 WhatsApp template reminders */
             reminders?: components["schemas"]["BookingReminder"][];
             is_active?: boolean;
+            /** @description Offer it on its public booking page /book/{id} and the public JSON (default false) */
+            public?: boolean;
+            /** @description A free booking from the booking page stays pending, without a hold, until the business confirms or cancels it (default false: confirmed at once) */
+            requires_confirmation?: boolean;
+            /** @description How long before its start a customer may still cancel or move a booking through its manage link (0 … 525600, default 0: until it starts) */
+            cancel_notice_minutes?: number;
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         PaymentList: {
@@ -13911,6 +14014,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -13990,6 +14094,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14069,6 +14174,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         },
@@ -14153,6 +14259,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14232,6 +14339,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14311,6 +14419,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14390,6 +14499,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14469,6 +14579,7 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "source": "booking_page",
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }

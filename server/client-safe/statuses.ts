@@ -12,6 +12,9 @@ export const BOOKING_STATUSES = [
   'expired',
   'no_show',
 ] as const;
+/** Where a booking was made (its `source`). */
+export const BOOKING_SOURCES = ['api', 'dashboard', 'whatsapp', 'booking_page', 'assistant'] as const;
+export type BookingSource = (typeof BOOKING_SOURCES)[number];
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
 export const PAYMENT_PROVIDERS = ['manual', 'stripe'] as const;
 export const CONVERSATION_STATUSES = ['open', 'pending_human', 'resolved'] as const;

@@ -6,6 +6,7 @@
 // unit of work (`UnitOfWork`, which knows its tenant); and a cross-tenant pass (the delivery
 // engines, retention, the periodic jobs) finds rows of many tenants and builds
 // `operationContext(tenantId, SYSTEM_ACTOR)` before it acts for one of them.
+import type { BookingSource } from '@/server/client-safe/statuses';
 import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
 import type { UnitOfWork } from '@/server/db/unit-of-work';
 
@@ -37,9 +38,20 @@ export interface OperationContext {
    * (`recordToolCall`, server/domain/audit/record-audit.ts).
    */
   tool?: string;
+  /**
+   * Which surface the request came through, as a booking it makes records it (`source`): the
+   * dashboard's procedures say `dashboard`, the booking page's routes `booking_page`; unset is the
+   * REST API (`api`), and an assistant's tool (`tool` set) is `assistant` (`bookingSourceOf`).
+   */
+  source?: Exclude<BookingSource, 'assistant'>;
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system' };
+
+/** Where a booking made in this context comes from. */
+export function bookingSourceOf(ctx: Pick<OperationContext, 'tool' | 'source'>): BookingSource {
+  return ctx.tool ? 'assistant' : (ctx.source ?? 'api');
+}
 
 export function operationContext(tenantId: string, actor: Actor, clientAddress?: string): OperationContext {
   return { db: forTenant(tenantId), tenantId, actor, ...(clientAddress ? { clientAddress } : {}) };

@@ -1,5 +1,6 @@
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
+import { backfillManageLinks } from '@/server/domain/bookings/manage-link';
 
 /**
  * The database every entry point (server, CLI, db:migrate) uses: DATABASE_URL when set, else the
@@ -18,6 +19,11 @@ export async function prepareDatabase(options: { log: (line: string) => void; mi
     const { applied } =
       options.migrate === false ? { applied: [] } : await applyMigrations(env.DIRECT_URL || env.DATABASE_URL);
     for (const name of applied) options.log(`Applied migration ${name}`);
+    // Data the migrations could not write themselves (it needs the service's key).
+    if (options.migrate !== false) {
+      const links = await backfillManageLinks();
+      if (links > 0) options.log(`Wrote the manage links of ${links} earlier bookings`);
+    }
   } catch (error) {
     await stop();
     throw error;

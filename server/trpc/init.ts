@@ -146,6 +146,7 @@ const signedInWithTenant = t.middleware(({ ctx, next }) => {
   return next({
     ctx: {
       ...operationContext(viewer.tenantId, { type: 'user', id: viewer.userId }, ctx.clientAddress),
+      source: 'dashboard' as const,
       viewer,
       role: viewer.role,
       userId: viewer.userId,

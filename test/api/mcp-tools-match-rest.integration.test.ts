@@ -546,7 +546,8 @@ describe('events and audit', () => {
   async function eventShapes(bookingId: string) {
     const envelopes = await eventsOf(a.tenantId, { objectId: bookingId });
     return envelopes.map((e) => {
-      const { id: _, created_at: _c, updated_at: _u, ...object } = e.data.object;
+      // Where each was made differs, by design: `source` is api or assistant.
+      const { id: _, created_at: _c, updated_at: _u, source: _s, ...object } = e.data.object;
       return { type: e.type, object, previous: e.data.previous };
     });
   }
@@ -573,6 +574,7 @@ describe('events and audit', () => {
     const rest = await eventShapes(viaRest.body.id);
     expect(rest.map((e) => e.type)).toEqual(['booking.created', 'booking.rescheduled', 'booking.cancelled']);
     expect(await eventShapes(viaTool.id as string)).toEqual(rest);
+    expect([viaRest.body.source, viaTool.source]).toEqual(['api', 'assistant']);
 
     const { conversationId } = await contactWhoWrote();
     await admin.ok('hand_off_to_human', { conversation_id: conversationId, reason: 'twin' });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asEventObject } from '../support/booking-fixtures';
 import { type BookingState, bookingBody, givenBooking } from '../support/builders';
 import { eventsOf, expectProblemCode } from '../support/domain-fixtures';
 import { apiSuite } from '../support/harness';
@@ -26,7 +27,7 @@ describe('create and read', () => {
     expect(res.body.id).toMatch(/^bkg_[0-9A-Z]{26}$/);
     const [event] = await eventsOf(a.tenantId, { type: 'booking.created', objectId: res.body.id });
     expect(event).toMatchObject({ type: 'booking.created', tenant_id: a.tenantId, api_version: 'v1' });
-    expect(event.data).toEqual({ object: res.body });
+    expect(event.data).toEqual({ object: asEventObject(res.body) });
     expect((await a.agent('GET', `/bookings/${res.body.id}`)).body).toEqual(res.body);
   });
 
@@ -87,7 +88,7 @@ describe('state machine', () => {
       expect(events).toHaveLength(eventsBefore.length + 1);
       const last = events[events.length - 1];
       expect(last.type).toBe(`booking.${to}`);
-      expect(last.data.object).toEqual(res.body);
+      expect(last.data.object).toEqual(asEventObject(res.body));
     }
   });
 
@@ -139,7 +140,7 @@ describe('update and reschedule', () => {
     });
     const [event] = await eventsOf(a.tenantId, { type: 'booking.rescheduled', objectId: id });
     expect(event.data).toEqual({
-      object: res.body,
+      object: asEventObject(res.body),
       previous: { start_at: start, end_at: end, resource_id: null },
     });
   });

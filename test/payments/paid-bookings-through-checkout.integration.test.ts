@@ -11,6 +11,7 @@ import { pgPool } from '@/server/db/pool';
 import { lateRefundIdempotencyKey } from '@/server/domain/payments/checkout/timers';
 import { startTimerWorker, type TimerWorker } from '@/server/runtime/timers/worker';
 import {
+  asEventObject,
   dayFromNow,
   eventually,
   everyDay,
@@ -148,11 +149,14 @@ describe('booking a paid service opens a Stripe Checkout Session', () => {
         payment_intent_data: { metadata },
         expires_at: String(expiresAt),
         customer_email: 'ada@example.test',
+        // Stripe sends the customer back to the booking's own page, paid or not.
+        success_url: booking.manage_url,
+        cancel_url: booking.manage_url,
       },
     });
     // booking.created names the payment; payment.created follows in the same transaction.
     const [created] = await eventsOf(p.t.tenantId, { type: 'booking.created', objectId: booking.id });
-    expect(created.data.object).toEqual(booking);
+    expect(created.data.object).toEqual(asEventObject(booking));
     const [paymentCreated] = await eventsOf(p.t.tenantId, { type: 'payment.created', objectId: payment.id });
     expect(paymentCreated.data.object).toEqual(payment);
   });

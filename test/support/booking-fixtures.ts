@@ -72,3 +72,12 @@ export async function eventually<T>(check: () => Promise<T>, ms = 8_000): Promis
     }
   }
 }
+
+/**
+ * A booking as its events carry it: the REST answer without `manage_url` (the customer's credential
+ * is never in an event; server/events/payloads.ts).
+ */
+export function asEventObject(booking: Body): Body {
+  const { manage_url: _withheld, ...rest } = booking;
+  return rest;
+}

@@ -3,7 +3,7 @@ import type { Service } from '@/server/db/generated/client';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
-import type { OperationContext } from '@/server/domain/context';
+import { bookingSourceOf, type OperationContext } from '@/server/domain/context';
 import {
   abandonCheckout,
   amountDue,
@@ -16,6 +16,7 @@ import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { syncBookingTimers } from './booking-timers';
+import { manageUrlOf, newManageLink } from './manage-link';
 import {
   activeService,
   blockedInterval,
@@ -29,8 +30,21 @@ import {
 } from './placement';
 import { serializeBooking } from './serialize';
 import { insertBooking } from './sql/insert-booking';
+import { transitionIn } from './transition';
 
 const MAX_HOLD_MS = 24 * 3_600_000;
+
+/** What a caller other than the REST route adds to a booking of a service (the booking page). */
+export interface PlacementOptions {
+  /**
+   * Runs in the booking's transaction before its row is written, and may refuse it (throw): the
+   * booking page's limit of pending bookings per phone, counted under a lock so parallel requests
+   * cannot pass it together.
+   */
+  check?: (tx: UnitOfWork) => Promise<void>;
+  /** Confirmed at once, in the same transaction (booking.created, then booking.confirmed). */
+  confirm?: boolean;
+}
 
 /**
  * A new booking starts `pending`; emits booking.created. With `service_id` it is a booking of that
@@ -41,7 +55,11 @@ const MAX_HOLD_MS = 24 * 3_600_000;
  * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
  * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
  */
-export async function createBooking(ctx: OperationContext, input: CreateBookingInput) {
+export async function createBooking(
+  ctx: OperationContext,
+  input: CreateBookingInput,
+  options: PlacementOptions = {},
+) {
   const now = Date.now();
   const hold = input.hold_expires_at ? new Date(input.hold_expires_at) : null;
   if (hold && (hold.getTime() <= now || hold.getTime() > now + MAX_HOLD_MS)) {
@@ -49,11 +67,13 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
       { path: 'hold_expires_at', message: 'Must be in the future and at most 24 h ahead' },
     ]);
   }
-  if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
+  if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now, options);
   // A hot write: typed statements only, so its unit of work is a pg transaction (no Prisma).
   return transaction(ctx, async (tx) => {
+    const id = newId('booking');
     const row = await insertRow(tx, ctx, input, {
-      id: newId('booking'),
+      id,
+      manage: newManageLink(id),
       service: input.service ?? null,
       startAt: new Date(input.start_at),
       endAt: new Date(input.end_at as string),
@@ -74,6 +94,7 @@ async function insertRow(
   input: CreateBookingInput,
   at: {
     id: string;
+    manage: { nonce: string; hash: string };
     service: string | null;
     serviceId?: string;
     resourceId?: string;
@@ -101,6 +122,9 @@ async function insertRow(
     at.holdExpiresAt,
     at.blockedFrom ?? null,
     at.blockedUntil ?? null,
+    bookingSourceOf(ctx),
+    at.manage.nonce,
+    at.manage.hash,
   );
   return row;
 }
@@ -111,6 +135,7 @@ async function createServiceBooking(
   serviceId: string,
   asked: Date | null,
   now: number,
+  options: PlacementOptions,
 ) {
   const { db } = ctx;
   const service = await activeService(db, serviceId);
@@ -123,11 +148,14 @@ async function createServiceBooking(
   // The slot is checked before Stripe is asked: no Checkout Session for a slot that is taken.
   if (free.length === 0) throw refusalFor(reasons);
   const bookingId = newId('booking');
+  const manage = newManageLink(bookingId);
   const prepared = await openCheckoutFor(ctx, {
     bookingId,
     service,
     holdEndsAt: hold,
     customerEmail: input.customer.email,
+    // Stripe sends the customer back to the booking's own page, paid or not.
+    returnUrl: manageUrlOf({ id: bookingId, manageNonce: manage.nonce }),
   });
   try {
     const booked = await firstThatCommits(free, (candidate) =>
@@ -138,7 +166,7 @@ async function createServiceBooking(
             tx,
             ctx,
             input,
-            { bookingId, service, prepared },
+            { bookingId, manage, service, prepared, options },
             candidate.resource.id,
             start,
             hold,
@@ -162,16 +190,24 @@ async function insertServiceBooking(
   tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
-  planned: { bookingId: string; service: Service; prepared: PreparedCheckout | null },
+  planned: {
+    bookingId: string;
+    manage: { nonce: string; hash: string };
+    service: Service;
+    prepared: PreparedCheckout | null;
+    options: PlacementOptions;
+  },
   resourceId: string,
   start: number,
   hold: Date | null,
 ) {
-  const { service, prepared } = planned;
+  const { service, prepared, options } = planned;
   await tx.orm();
   await lockResource(tx, resourceId);
+  await options.check?.(tx);
   const row = await insertRow(tx, ctx, input, {
     id: planned.bookingId,
+    manage: planned.manage,
     service: service.name,
     serviceId: service.id,
     resourceId,
@@ -185,5 +221,6 @@ async function insertServiceBooking(
   await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
   // The payment step (Stripe Checkout): the pending payment commits with the booking.
   if (prepared) await recordCheckoutPayment(tx, prepared);
+  if (options.confirm) return transitionIn(tx, { id: row.id, to: 'confirmed', event: 'booking.confirmed' });
   return object;
 }

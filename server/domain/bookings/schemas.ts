@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { LIMITS } from '@/server/client-safe/limits';
-import { BOOKING_STATUSES } from '@/server/client-safe/statuses';
+import { BOOKING_SOURCES, BOOKING_STATUSES } from '@/server/client-safe/statuses';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
 export const BookingStatus = z.enum(BOOKING_STATUSES);
+
+export const BookingSource = z.enum(BOOKING_SOURCES).meta({
+  description:
+    'Where it was made: api (this REST API), dashboard, whatsapp (a tap on an offer), booking_page (the public ' +
+    'page or its JSON), assistant (an AI assistant’s tool)',
+});
 
 /** An international number (E.164, the leading + optional); stored as +digits, matched by its digits. */
 export const PhoneNumber = z
@@ -52,6 +58,15 @@ export const Booking = z.object({
         'to checkout_url; the booking is confirmed when Stripe reports the payment (GET /payments/{id} for its ' +
         'status, amount and refunds).',
     }),
+  source: BookingSource,
+  manage_url: z.string().meta({
+    description:
+      'The customer’s own page for this booking (/b/{token}): it shows the booking and lets them cancel, move ' +
+      'or pay it while the service allows (cancel_notice_minutes). Give it to the customer; it works until 30 ' +
+      'days after the booking’s end. The token is a credential: it is never stored (only its hash) and never ' +
+      'in events; read it here.',
+    example: 'https://switchboard.example.com/b/mng_3q2Xb0bFzQk9d7T1u4mP6wJc8vYh5sLr0aNe2iGo7tU',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

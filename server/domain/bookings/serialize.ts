@@ -1,5 +1,6 @@
 import type { Booking } from '@/server/db/generated/client';
 import type { Queryable } from '@/server/db/typed-sql';
+import { manageUrlOf } from './manage-link';
 import { bookingPayments } from './sql/booking-payments';
 
 /**
@@ -14,7 +15,10 @@ export interface BookingPayment {
 /** A booking row, from Prisma or raw SQL (whose JSON columns are untyped). */
 type BookingRow = Omit<Booking, 'metadata'> & { metadata: unknown };
 
-/** A booking as the REST API and event payloads show it, with its payment (null when it has none). */
+/**
+ * A booking as the REST API shows it, with its payment (null when it has none) and its manage link
+ * (derived again, never stored; events leave it out: server/events/payloads.ts).
+ */
 export function serializeBooking(b: BookingRow, payment: BookingPayment | null) {
   return {
     id: b.id,
@@ -30,6 +34,8 @@ export function serializeBooking(b: BookingRow, payment: BookingPayment | null) 
     resource_id: b.resourceId,
     hold_expires_at: b.holdExpiresAt?.toISOString() ?? null,
     payment,
+    source: b.source,
+    manage_url: manageUrlOf(b),
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
   };

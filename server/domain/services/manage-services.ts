@@ -82,6 +82,9 @@ export async function createService(ctx: OperationContext, input: CreateServiceI
       depositAmount: merged.depositAmount,
       reminders: input.reminders as Prisma.InputJsonValue,
       isActive: input.is_active,
+      public: input.public,
+      requiresConfirmation: input.requires_confirmation,
+      cancelNoticeMinutes: input.cancel_notice_minutes,
     },
   });
   return serializeService(row);
@@ -143,6 +146,13 @@ export async function updateService(
           ? { slotIntervalMinutes: changes.slot_interval_minutes }
           : {}),
         ...(changes.is_active !== undefined ? { isActive: changes.is_active } : {}),
+        ...(changes.public !== undefined ? { public: changes.public } : {}),
+        ...(changes.requires_confirmation !== undefined
+          ? { requiresConfirmation: changes.requires_confirmation }
+          : {}),
+        ...(changes.cancel_notice_minutes !== undefined
+          ? { cancelNoticeMinutes: changes.cancel_notice_minutes }
+          : {}),
         resourceIds: merged.resourceIds,
         priceAmount: merged.priceAmount,
         priceCurrency: merged.priceCurrency,

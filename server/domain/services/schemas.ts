@@ -59,6 +59,18 @@ export const Service = z.object({
   deposit_amount: z.number().int().nullable(),
   reminders: z.array(Reminder),
   is_active: z.boolean(),
+  public: z.boolean().meta({ description: 'Offered on its public booking page and the public JSON' }),
+  requires_confirmation: z.boolean().meta({
+    description: 'A free booking made on the booking page stays pending (without a hold) until confirmed',
+  }),
+  cancel_notice_minutes: z.number().int().meta({
+    description:
+      'Customers may cancel or move a booking through its manage link until this long before its start',
+  }),
+  booking_page_url: z.string().nullable().meta({
+    description: 'The public booking page (/book/{id}) while the service is public and active, else null',
+    example: 'https://switchboard.example.com/book/svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -95,6 +107,19 @@ const fields = {
     .meta({ description: 'Required with payment deposit: at most the price, in its currency' }),
   reminders: z.array(Reminder).max(3).meta({ description: 'At most 3 WhatsApp template reminders' }),
   is_active: z.boolean(),
+  public: z.boolean().meta({
+    description: 'Offer it on its public booking page /book/{id} and the public JSON (default false)',
+  }),
+  requires_confirmation: z.boolean().meta({
+    description:
+      'A free booking from the booking page stays pending, without a hold, until the business confirms or ' +
+      'cancels it (default false: confirmed at once)',
+  }),
+  cancel_notice_minutes: minutes(0, 525_600).meta({
+    description:
+      'How long before its start a customer may still cancel or move a booking through its manage link ' +
+      '(0 … 525600, default 0: until it starts)',
+  }),
 };
 
 export const CreateServiceInput = z.object({
@@ -111,6 +136,9 @@ export const CreateServiceInput = z.object({
   deposit_amount: fields.deposit_amount.optional(),
   reminders: fields.reminders.default([]),
   is_active: fields.is_active.default(true),
+  public: fields.public.default(false),
+  requires_confirmation: fields.requires_confirmation.default(false),
+  cancel_notice_minutes: fields.cancel_notice_minutes.default(0),
 });
 
 export const UpdateServiceInput = z.object({
@@ -127,6 +155,9 @@ export const UpdateServiceInput = z.object({
   deposit_amount: fields.deposit_amount.optional(),
   reminders: fields.reminders.optional(),
   is_active: fields.is_active.optional(),
+  public: fields.public.optional(),
+  requires_confirmation: fields.requires_confirmation.optional(),
+  cancel_notice_minutes: fields.cancel_notice_minutes.optional(),
 });
 
 export type CreateServiceInput = z.output<typeof CreateServiceInput>;

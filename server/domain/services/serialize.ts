@@ -1,3 +1,4 @@
+import { publicBaseUrl } from '@/server/config/public-url';
 import type { Service } from '@/server/db/generated/client';
 import type { ReminderSpec } from './schemas';
 
@@ -18,9 +19,18 @@ export function serializeService(s: Service) {
     deposit_amount: s.depositAmount,
     reminders: remindersOf(s),
     is_active: s.isActive,
+    public: s.public,
+    requires_confirmation: s.requiresConfirmation,
+    cancel_notice_minutes: s.cancelNoticeMinutes,
+    booking_page_url: s.public && s.isActive ? bookingPageUrl(s.id) : null,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
   };
+}
+
+/** The public booking page of a service. */
+export function bookingPageUrl(serviceId: string): string {
+  return `${publicBaseUrl()}/book/${encodeURIComponent(serviceId)}`;
 }
 
 export function remindersOf(s: { reminders: unknown }): ReminderSpec[] {

@@ -1,6 +1,7 @@
 -- A new booking, pending (create-booking.ts): free-form (no service, blocking nothing) or placed on a
 -- resource of its service with the interval it blocks, which the exclusion constraint checks. The
--- row comes back in the shape of Prisma's Booking model.
+-- row comes back in the shape of Prisma's Booking model. Its manage link's nonce and token hash are
+-- the app's (manage-link.ts): the token is derived under a key the database does not have.
 -- @param id
 -- @param tenantId
 -- @param customerName
@@ -16,15 +17,19 @@
 -- @param holdExpiresAt?
 -- @param blockedFrom?
 -- @param blockedUntil?
+-- @param source
+-- @param manageNonce
+-- @param manageTokenHash
 insert into bookings (id, tenant_id, customer_name, customer_email, customer_phone, notes, metadata,
   service, service_id, resource_id, start_at, end_at, hold_expires_at, blocked_from, blocked_until,
-  updated_at)
+  source, manage_nonce, manage_token_hash, updated_at)
 values ($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::text, $9::text,
   $10::text, $11::timestamptz, $12::timestamptz, $13::timestamptz, $14::timestamptz, $15::timestamptz,
-  now())
+  $16::"BookingSource", $17::text, $18::text, now())
 returning id, tenant_id as "tenantId", status, customer_name as "customerName",
   customer_email as "customerEmail", customer_phone as "customerPhone", service, start_at as "startAt",
   end_at as "endAt", notes, metadata, cancellation_reason as "cancellationReason",
   service_id as "serviceId", resource_id as "resourceId", hold_expires_at as "holdExpiresAt",
-  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence, created_at as "createdAt",
+  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence, source,
+  manage_nonce as "manageNonce", manage_token_hash as "manageTokenHash", created_at as "createdAt",
   updated_at as "updatedAt"

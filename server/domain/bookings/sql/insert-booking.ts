@@ -18,6 +18,9 @@ export type InsertBookingParams = [
   holdExpiresAt: (Date | string) | null,
   blockedFrom: (Date | string) | null,
   blockedUntil: (Date | string) | null,
+  source: 'api' | 'dashboard' | 'whatsapp' | 'booking_page' | 'assistant',
+  manageNonce: string,
+  manageTokenHash: string,
 ];
 
 export interface InsertBookingRow {
@@ -39,6 +42,9 @@ export interface InsertBookingRow {
   blockedFrom: Date | null;
   blockedUntil: Date | null;
   sequence: number;
+  source: 'api' | 'dashboard' | 'whatsapp' | 'booking_page' | 'assistant';
+  manageNonce: string;
+  manageTokenHash: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -46,21 +52,23 @@ export interface InsertBookingRow {
 /**
  * A new booking, pending (create-booking.ts): free-form (no service, blocking nothing) or placed on a
  * resource of its service with the interval it blocks, which the exclusion constraint checks. The
- * row comes back in the shape of Prisma's Booking model.
+ * row comes back in the shape of Prisma's Booking model. Its manage link's nonce and token hash are
+ * the app's (manage-link.ts): the token is derived under a key the database does not have.
  */
 export const insertBooking = typedSql<InsertBookingParams, InsertBookingRow>({
   name: 'insert-booking',
   text: `insert into bookings (id, tenant_id, customer_name, customer_email, customer_phone, notes, metadata,
   service, service_id, resource_id, start_at, end_at, hold_expires_at, blocked_from, blocked_until,
-  updated_at)
+  source, manage_nonce, manage_token_hash, updated_at)
 values ($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::text, $9::text,
   $10::text, $11::timestamptz, $12::timestamptz, $13::timestamptz, $14::timestamptz, $15::timestamptz,
-  now())
+  $16::"BookingSource", $17::text, $18::text, now())
 returning id, tenant_id as "tenantId", status, customer_name as "customerName",
   customer_email as "customerEmail", customer_phone as "customerPhone", service, start_at as "startAt",
   end_at as "endAt", notes, metadata, cancellation_reason as "cancellationReason",
   service_id as "serviceId", resource_id as "resourceId", hold_expires_at as "holdExpiresAt",
-  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence, created_at as "createdAt",
+  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence, source,
+  manage_nonce as "manageNonce", manage_token_hash as "manageTokenHash", created_at as "createdAt",
   updated_at as "updatedAt"`,
   columns: [
     'id',
@@ -81,6 +89,9 @@ returning id, tenant_id as "tenantId", status, customer_name as "customerName",
     'blockedFrom',
     'blockedUntil',
     'sequence',
+    'source',
+    'manageNonce',
+    'manageTokenHash',
     'createdAt',
     'updatedAt',
   ],

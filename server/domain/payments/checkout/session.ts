@@ -42,6 +42,11 @@ export interface CheckoutRequest {
   /** What the customer sees on Stripe's page, e.g. the service's name. */
   description: string;
   customerEmail?: string;
+  /**
+   * Where Stripe sends the customer back, after paying or leaving the page (the booking's manage
+   * page, which shows its state and offers to pay again while the hold lasts).
+   */
+  returnUrl?: string;
 }
 
 export interface PreparedCheckout {
@@ -68,7 +73,13 @@ export function amountDue(service: Service): { amount: number; currency: string 
  */
 export async function openCheckoutFor(
   ctx: OperationContext,
-  input: { bookingId: string; service: Service; holdEndsAt: Date | null; customerEmail?: string | null },
+  input: {
+    bookingId: string;
+    service: Service;
+    holdEndsAt: Date | null;
+    customerEmail?: string | null;
+    returnUrl?: string;
+  },
 ): Promise<PreparedCheckout | null> {
   const due = amountDue(input.service);
   if (!due || !input.holdEndsAt) return null;
@@ -79,6 +90,7 @@ export async function openCheckoutFor(
     holdEndsAt: input.holdEndsAt,
     description: input.service.payment === 'deposit' ? `Deposit: ${input.service.name}` : input.service.name,
     customerEmail: input.customerEmail ?? undefined,
+    returnUrl: input.returnUrl,
   });
 }
 
@@ -105,6 +117,8 @@ export async function prepareCheckout(
     holdEndsAt: request.holdEndsAt,
     createdAt,
     customerEmail: request.customerEmail,
+    successUrl: request.returnUrl,
+    cancelUrl: request.returnUrl,
   });
   if (!result.ok) throw providerProblem(result.failure);
   return {
