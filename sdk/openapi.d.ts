@@ -293,6 +293,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/services/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public service: what its booking page shows
+         * @description A service that is not public and active, or no service at all, answers 404. No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser (Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second (429 rate_limited with Retry-After).
+         */
+        get: operations["getPublicService"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description What a browser asks before a cross-origin GET: any origin is allowed.
+         */
+        options: operations["preflightPublicServicesId"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/services/{id}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The free times of a public service
+         * @description As GET /slots (the same engine and rules: every local date of start…end in time_zone, at most 31 days, each with its free starts), without which resource is free. Pass the visitor’s own time_zone: the days are then the visitor’s dates, across any change of clock. A service that is not public and active, or no service at all, answers 404. No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser (Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second (429 rate_limited with Retry-After).
+         */
+        get: operations["listPublicSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description What a browser asks before a cross-origin GET: any origin is allowed.
+         */
+        options: operations["preflightPublicServicesIdSlots"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/services/{id}/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a free time of a public service
+         * @description Placed as POST /bookings places a booking of a service (atomic: of racing requests for one time at most one succeeds; 409 slot_unavailable, nothing stored, when the time was taken), with source booking_page. A paid service (payment deposit or full): the booking is pending, held for PAYMENT_HOLD, and checkout_url is its Stripe Checkout page, which returns to manage_url (409 payment_provider_missing when the business has not connected Stripe). A free service: confirmed at once, unless requires_confirmation (then pending without a hold until the business confirms or cancels it). A phone may hold at most 2 pending bookings of the business at once (409 too_many_holds); a client address may make PUBLIC_BOOKINGS_PER_HOUR bookings an hour (10; then 429 rate_limited with Retry-After). Send an Idempotency-Key (a random UUID): a retry with the same key and body answers the first booking again. A service that is not public and active, or no service at all, answers 404. No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser (Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second (429 rate_limited with Retry-After).
+         */
+        post: operations["createPublicBooking"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description What a browser asks before a cross-origin POST: any origin is allowed.
+         */
+        options: operations["preflightPublicServicesIdBookings"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/bookings/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A booking, as its manage link shows it
+         * @description The booking’s service, times, state and payment (with where to pay while it is pending), and whether it can still be cancelled or moved here (can_change, until change_until). Never the customer’s contact details, notes or metadata. The token is the manage link’s (/b/{token}); an unknown token, or one whose booking ended more than 30 days ago, answers 404. No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser (Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second (429 rate_limited with Retry-After).
+         */
+        get: operations["getManagedBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description What a browser asks before a cross-origin GET: any origin is allowed.
+         */
+        options: operations["preflightPublicBookingsToken"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/bookings/{token}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The free times a booking can be moved to
+         * @description As GET /public/services/{id}/slots for the booking’s service, with the booking’s own interval not counting against it (so a time overlapping its current one is offered too), whether or not the service is public. A booking without a service answers 404. The token is the manage link’s (/b/{token}); an unknown token, or one whose booking ended more than 30 days ago, answers 404. No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser (Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second (429 rate_limited with Retry-After).
+         */
+        get: operations["listManagedBookingSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description What a browser asks before a cross-origin GET: any origin is allowed.
+         */
+        options: operations["preflightPublicBookingsTokenSlots"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/bookings/{token}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking through its manage link
+         * @description While it is pending or confirmed and more than its service’s cancel_notice_minutes before its start: cancelled with reason customer_cancelled (booking.cancelled; an unpaid Stripe checkout is withdrawn, money already paid is not refunded by this). Later, or a booking in another state: 409 too_late_to_change, nothing changed. The token is the manage link’s (/b/{token}); an unknown token, or one whose booking ended more than 30 days ago, answers 404. No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser (Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second (429 rate_limited with Retry-After).
+         */
+        post: operations["cancelManagedBooking"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description What a browser asks before a cross-origin POST: any origin is allowed.
+         */
+        options: operations["preflightPublicBookingsTokenCancel"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/bookings/{token}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a booking through its manage link
+         * @description While it may still be changed (as for cancel; else 409 too_late_to_change): moved to start_at with the rules of POST /bookings/{id}/reschedule (same checks, its own interval ignored, its resource kept when free; atomic). A time taken meanwhile: 409 slot_unavailable, the booking unchanged. A pending booking keeps its hold and its payment. The token is the manage link’s (/b/{token}); an unknown token, or one whose booking ended more than 30 days ago, answers 404. No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser (Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second (429 rate_limited with Retry-After).
+         */
+        post: operations["rescheduleManagedBooking"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description What a browser asks before a cross-origin POST: any origin is allowed.
+         */
+        options: operations["preflightPublicBookingsTokenReschedule"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/resources": {
         parameters: {
             query?: never;
@@ -2944,6 +3112,147 @@ export interface components {
             /** @description The service’s resources free at that start */
             resource_ids: string[];
         };
+        PublicService: {
+            /** @example svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            name: string;
+            duration_minutes: number;
+            price: {
+                amount: number;
+                currency: string;
+            } | null;
+            /**
+             * @description none, or what is paid when booking: deposit or full (the price)
+             * @enum {string}
+             */
+            payment: "none" | "deposit" | "full";
+            /** @description With payment deposit: what is paid now */
+            deposit_amount: number | null;
+            /**
+             * @description The business’s zone: its first resource’s (show times in the visitor’s own zone)
+             * @example Europe/Madrid
+             */
+            time_zone: string;
+            /** @description A free booking waits for the business to confirm it */
+            requires_confirmation: boolean;
+            /** @description A booking can be cancelled or moved through its manage link until this long before it starts */
+            cancel_notice_minutes: number;
+            /** @description How many days ahead it can be booked */
+            booking_window_days: number;
+        };
+        PublicSlotList: {
+            service_id: string;
+            time_zone: string;
+            /**
+             * @description Every local date of the range, each with its free times in order (UTC instants)
+             * @example {
+             *       "2027-03-01": [
+             *         {
+             *           "start": "2027-03-01T14:00:00.000Z",
+             *           "end": "2027-03-01T14:45:00.000Z"
+             *         }
+             *       ],
+             *       "2027-03-02": []
+             *     }
+             */
+            days: {
+                [key: string]: {
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 UTC timestamp
+                     */
+                    start: string;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 UTC timestamp
+                     */
+                    end: string;
+                }[];
+            };
+        };
+        PublicBookingCreated: {
+            booking: {
+                /** @example bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+                id: string;
+                /** @enum {string} */
+                status: "pending" | "confirmed" | "cancelled" | "completed" | "expired" | "no_show";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 */
+                start_at: string;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 */
+                end_at: string;
+                /**
+                 * Format: date-time
+                 * @description A paid service’s booking is held until then for its payment
+                 */
+                hold_expires_at: string | null;
+            };
+            /**
+             * @description The customer’s page for this booking (/b/{token}): keep it, it is the only way back
+             * @example https://switchboard.example.com/b/mng_3q2Xb0bFzQk9d7T1u4mP6wJc8vYh5sLr0aNe2iGo7tU
+             */
+            manage_url: string;
+            /**
+             * @description A paid service: send the customer here (Stripe Checkout); it returns to manage_url
+             * @example https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4
+             */
+            checkout_url?: string;
+        };
+        ManagedBooking: {
+            /** @example bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "cancelled" | "completed" | "expired" | "no_show";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            start_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            end_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            hold_expires_at: string | null;
+            /** @description What was booked (id null for a booking without a service) */
+            service: {
+                id: string | null;
+                name: string | null;
+                duration_minutes: number;
+            };
+            /** @description The business’s zone for it (its resource’s) */
+            time_zone: string;
+            payment: {
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed" | "refunded";
+                amount: number;
+                currency: string;
+                /** @description Where to pay while it is pending (Stripe Checkout); null otherwise */
+                checkout_url: string | null;
+            } | null;
+            cancellation_reason: string | null;
+            /**
+             * Format: date-time
+             * @description Until when it can be cancelled or moved here (its start minus the service’s cancel_notice_minutes); null when it no longer can (not pending or confirmed)
+             */
+            change_until: string | null;
+            /** @description Whether cancel and reschedule are allowed now */
+            can_change: boolean;
+            /**
+             * @description The customer’s page for this booking (/b/{token}): keep it, it is the only way back
+             * @example https://switchboard.example.com/b/mng_3q2Xb0bFzQk9d7T1u4mP6wJc8vYh5sLr0aNe2iGo7tU
+             */
+            manage_url: string;
+        };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         ResourceList: {
             data: components["schemas"]["Resource"][];
@@ -3876,7 +4185,7 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called";
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key";
@@ -3885,7 +4194,7 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "tenant";
                 id: string;
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
@@ -5864,6 +6173,883 @@ export interface operations {
             };
             /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPublicService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicService"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightPublicServicesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPublicSlots: {
+        parameters: {
+            query: {
+                /** @description First local date (inclusive) */
+                start: string;
+                /** @description Last local date (inclusive); at most 31 days from start */
+                end: string;
+                /** @description The IANA zone the dates are read in: the visitor’s own (default UTC) */
+                time_zone?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free times per local date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSlotList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightPublicServicesIdSlots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPublicBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description A free start from the slots (RFC 3339; any offset)
+                     * @example 2027-03-01T14:00:00Z
+                     */
+                    start_at: string;
+                    customer: {
+                        name: string;
+                        /** @example +34600111222 */
+                        phone: string;
+                        /** Format: email */
+                        email?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Booked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBookingCreated"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightPublicServicesIdBookings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getManagedBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedBooking"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightPublicBookingsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listManagedBookingSlots: {
+        parameters: {
+            query: {
+                /** @description First local date (inclusive) */
+                start: string;
+                /** @description Last local date (inclusive); at most 31 days from start */
+                end: string;
+                /** @description The IANA zone the dates are read in: the visitor’s own (default UTC) */
+                time_zone?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free times per local date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSlotList"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightPublicBookingsTokenSlots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelManagedBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedBooking"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightPublicBookingsTokenCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rescheduleManagedBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description A free start from the booking’s slots (RFC 3339)
+                     * @example 2027-03-02T15:00:00Z
+                     */
+                    start_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The moved booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedBooking"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightPublicBookingsTokenReschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12901,7 +14087,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called";
                 /** @description Only entries of this person (usr_…) or API key (key_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */

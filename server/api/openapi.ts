@@ -7,6 +7,7 @@ import { rolesWith } from '@/server/client-safe/permissions';
 import { envelopeSchema, exampleEnvelope } from '@/server/events/payloads';
 import type { AnyRoute, Responses } from '@/server/http/route';
 import './components';
+import { VISITOR_TAG } from './openapi-tags';
 import { Problem } from './schemas/common';
 
 const ERROR_TEXT: Record<number, string> = {
@@ -51,6 +52,12 @@ const API_CONVENTIONS = [
     'before the password is checked; a success does not count (429 `rate_limited` with `Retry-After`).',
   '- **Request ids**: every response carries `X-Request-Id` (the caller’s when it is 1–128 of ' +
     '`[A-Za-z0-9._:-]`).',
+  '- **The booking page** (`/public/…`, tag Booking page): the JSON a tenant’s customers use from a browser, ' +
+    'with no credential and no `X-Tenant-ID` (the path names the public service or the manage link, and so the ' +
+    'tenant). Every answer carries `Access-Control-Allow-Origin: *` and the POSTs’ preflight allows any origin; ' +
+    'each client address may make `PUBLIC_RATE_LIMIT_PER_SECOND` requests a second (20) and ' +
+    '`PUBLIC_BOOKINGS_PER_HOUR` bookings an hour (10), then 429; POSTs honour `Idempotency-Key` (kept apart ' +
+    'from the tenant’s own keys).',
   '- **AI assistants**: `POST /api/v1/mcp` serves the Model Context Protocol (stateless Streamable HTTP) ' +
     'with tools that run these same operations, authenticated like every route (see that operation).',
 ].join('\n');
@@ -75,13 +82,18 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       // A query string holding what no input may (NUL, a lone surrogate) is refused on every route.
       422,
       // Public routes check X-Tenant-ID too when it is sent (400 tenant_header_invalid); a credential
-      // has its own request budget (429).
-      ...(route.auth === 'tenant' ? [400, 401, 403, 429] : [400]),
+      // has its own request budget (429), and so has a visitor's client address, whose route names
+      // something that may not exist (404).
+      ...(route.auth === 'tenant'
+        ? [400, 401, 403, 429]
+        : route.auth === 'visitor'
+          ? [400, 404, 429]
+          : [400]),
       // A body is read (and so can be too large, of another media type, or malformed) whatever
       // the method, but GET and DELETE, whether or not the operation takes one.
       ...(route.method === 'GET' || route.method === 'DELETE' ? [] : [400, 413, 415]),
     ]);
-    if (route.method === 'POST' && route.auth === 'tenant') statuses.add(409);
+    if (route.method === 'POST' && route.auth !== 'public') statuses.add(409);
     if (route.path.includes('{')) statuses.add(404);
 
     const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -117,6 +129,7 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
           route.auth === 'tenant'
             ? `Permission \`${route.permission}\` (roles: ${rolesWith(route.permission).join(', ')}).`
             : undefined,
+          route.auth === 'visitor' ? VISITOR_NOTE : undefined,
         ]
           .filter(Boolean)
           .join(' ') || undefined,
@@ -124,8 +137,10 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       security: route.auth === 'tenant' ? [{ bearer: [] }] : [],
       request: {
         headers: z.object({
-          'X-Tenant-ID': route.auth === 'tenant' ? tenantHeader : tenantHeader.optional(),
-          ...(route.method === 'POST' && route.auth === 'tenant'
+          ...(route.auth === 'visitor'
+            ? {}
+            : { 'X-Tenant-ID': route.auth === 'tenant' ? tenantHeader : tenantHeader.optional() }),
+          ...(route.method === 'POST' && route.auth !== 'public'
             ? {
                 'Idempotency-Key': z
                   .string()
@@ -152,6 +167,7 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     });
   }
 
+  registerPreflights(registry, routes);
   registerWebhooks(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -166,6 +182,57 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     },
     servers: [{ url: '/' }],
   });
+}
+
+const VISITOR_NOTE =
+  'No credential and no X-Tenant-ID: the path names what it acts on. Any origin may call it from a browser ' +
+  '(Access-Control-Allow-Origin: *); one client address may make PUBLIC_RATE_LIMIT_PER_SECOND requests a second ' +
+  '(429 rate_limited with Retry-After).';
+
+/**
+ * The CORS preflight (OPTIONS) of every visitor path, as the pipeline answers it: 204 with any origin
+ * allowed, the path's methods and the headers the routes read.
+ */
+function registerPreflights(registry: OpenAPIRegistry, routes: AnyRoute[]): void {
+  const paths = new Map<string, string[]>();
+  for (const route of routes) {
+    if (route.auth !== 'visitor') continue;
+    paths.set(route.path, [...(paths.get(route.path) ?? []), route.method]);
+  }
+  for (const [path, methods] of paths) {
+    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    registry.registerPath({
+      method: 'options',
+      path: `/api/v1${path}`,
+      operationId: `preflight${path
+        .split('/')
+        .filter(Boolean)
+        .map((part) => part.replace(/[{}]/g, ''))
+        .map(
+          (part) =>
+            part[0].toUpperCase() + part.slice(1).replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()),
+        )
+        .join('')}`,
+      summary: 'CORS preflight',
+      description: `What a browser asks before a cross-origin ${methods.join(' or ')}: any origin is allowed.`,
+      tags: [VISITOR_TAG],
+      security: [],
+      request: pathParams.length
+        ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) }
+        : {},
+      responses: {
+        204: {
+          description:
+            'Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), ' +
+            'Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day',
+        },
+        404: {
+          description: ERROR_TEXT[404],
+          content: { 'application/problem+json': { schema: Problem } },
+        },
+      },
+    });
+  }
 }
 
 /**

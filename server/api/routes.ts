@@ -7,6 +7,7 @@ import { apiKeyRoutes } from './v1/api-keys';
 import { auditLogRoutes } from './v1/audit-log';
 import { authRoutes } from './v1/auth';
 import { availabilityRoutes } from './v1/availability';
+import { bookingPageRoutes } from './v1/booking-page';
 import { bookingRoutes } from './v1/bookings';
 import { channelRoutes } from './v1/channels';
 import { conversationRoutes } from './v1/conversations';
@@ -28,6 +29,7 @@ export const routes: AnyRoute[] = [
   ...apiKeyRoutes,
   ...bookingRoutes,
   ...availabilityRoutes,
+  ...bookingPageRoutes,
   ...resourceRoutes,
   ...serviceRoutes,
   ...paymentRoutes,

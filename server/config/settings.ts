@@ -130,6 +130,10 @@ const settingsSchema = z.object({
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(100),
   /** Requests per second of all of a tenant's credentials together, beside each one's own limit; 0 disables. */
   API_RATE_LIMIT_PER_TENANT_PER_SECOND: z.coerce.number().int().min(0).default(300),
+  /** Requests per second one client address may make to the booking page's routes (/public/…); 0 disables. */
+  PUBLIC_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(20),
+  /** Bookings one client address may make through the booking page's routes per hour; 0 disables. */
+  PUBLIC_BOOKINGS_PER_HOUR: z.coerce.number().int().min(0).default(10),
   /** Where the API limit is counted: `postgres` (shared by every instance) or `memory` (per process). */
   API_RATE_LIMIT_STORE: z.enum(['postgres', 'memory']).default('postgres'),
   /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: the peer is the client). */

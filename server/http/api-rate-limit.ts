@@ -20,10 +20,16 @@ import { pgPoolWithoutSessionState } from '@/server/db/pool';
 import { Errors } from '@/server/lib/errors';
 
 type Limiter = RateLimiterMemory | RateLimiterPostgres;
-type Scope = 'credential' | 'tenant';
+type Scope = 'credential' | 'tenant' | 'address';
 
 const holder = globalThis as unknown as {
   __switchboardApiLimiters?: Partial<Record<Scope, { config: string; limiter: Limiter }>>;
+};
+
+const KEY_PREFIXES: Record<Scope, string> = {
+  credential: 'api',
+  tenant: 'api_tenant',
+  address: 'api_address',
 };
 
 function limiter(scope: Scope, points: number, store: 'postgres' | 'memory'): Limiter {
@@ -37,7 +43,7 @@ function limiter(scope: Scope, points: number, store: 'postgres' | 'memory'): Li
     const common = {
       points,
       duration: 1,
-      keyPrefix: `${scope === 'credential' ? 'api' : 'api_tenant'}_${points}`,
+      keyPrefix: `${KEY_PREFIXES[scope]}_${points}`,
     };
     limiters[scope] = {
       config,
@@ -150,4 +156,13 @@ export async function assertWithinApiRateLimit(principal: Principal, requests = 
   // The credential's own limit first: a request it refuses does not count against the tenant.
   await consume('credential', perCredential, credential, requests);
   await consume('tenant', perTenant, principal.tenantId, requests);
+}
+
+/**
+ * Counts a request of the booking page's routes (no credential) against its client address's limit
+ * (PUBLIC_RATE_LIMIT_PER_SECOND), or throws 429 rate_limited. The address is the one the accepting
+ * process recorded (server/http/client-address.ts), never one the client chose.
+ */
+export async function assertWithinVisitorRateLimit(address: string): Promise<void> {
+  await consume('address', settings().PUBLIC_RATE_LIMIT_PER_SECOND, address, 1);
 }

@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import { authenticate, type Principal, requirePermission } from '@/server/auth/principal';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
-import { type Actor, operationContext } from '@/server/domain/context';
+import { type Actor, operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
 import { isUuid, newRequestId } from '@/server/lib/ids';
 import { assertSafeInput } from '@/server/lib/safe-input';
@@ -10,13 +10,13 @@ import { withRequestSpan } from '@/server/lib/tracing';
 import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { observeHttpRequest } from '@/server/metrics/registry';
-import { assertWithinApiRateLimit } from './api-rate-limit';
+import { assertWithinApiRateLimit, assertWithinVisitorRateLimit } from './api-rate-limit';
 import { isJsonContentType, parseJsonBody, readBodyText } from './body';
 import { clientAddressOf } from './client-address';
 import { HttpErrors } from './errors';
 import { withIdempotency } from './idempotency';
 import { internalErrorResponse, problemResponse } from './problem';
-import type { AnyRoute, ApiResult, BaseContext, Responses } from './route';
+import type { AnyRoute, AnyVisitorRoute, ApiResult, BaseContext, Responses } from './route';
 import { withSecurityHeaders } from './security-headers';
 
 export const API_PREFIX = '/api/v1';
@@ -76,6 +76,9 @@ async function handle(request: Request, table: CompiledRoute[], span: Span, entr
   let tenantId: string | undefined;
   // The matched route's template labels the request metrics (never the raw path or the tenant).
   let routeTemplate = 'unmatched';
+  // What the log shows of the path: a credential in it (a manage token) is redacted.
+  let loggedPath = url.pathname;
+  let cors = false;
   try {
     // A deployment missing a required setting refuses every request (docs/operations.md "Running it in production": one clear line
     // per problem at start; /api/health names them).
@@ -89,10 +92,13 @@ async function handle(request: Request, table: CompiledRoute[], span: Span, entr
       (id) => {
         tenantId = id;
       },
-      (template) => {
-        routeTemplate = template;
-        span.updateName(`${request.method} /api/v1${template}`);
-        span.setAttribute('http.route', `/api/v1${template}`);
+      (match) => {
+        loggedPath = match.loggedPath;
+        cors = match.cors;
+        if (!match.template) return;
+        routeTemplate = match.template;
+        span.updateName(`${request.method} /api/v1${match.template}`);
+        span.setAttribute('http.route', `/api/v1${match.template}`);
       },
     );
     response = toResponse(result, requestId);
@@ -104,7 +110,7 @@ async function handle(request: Request, table: CompiledRoute[], span: Span, entr
       response = problemResponse(Errors.unavailable(), requestId);
     } else {
       logger().error(
-        { err: error, request_id: requestId, method: request.method, path: url.pathname },
+        { err: error, request_id: requestId, method: request.method, path: loggedPath },
         'unhandled error',
       );
       response = internalErrorResponse(requestId);
@@ -117,14 +123,55 @@ async function handle(request: Request, table: CompiledRoute[], span: Span, entr
     {
       request_id: requestId,
       method: request.method,
-      path: url.pathname,
+      path: loggedPath,
       status: response.status,
       tenant_id: tenantId,
       ms: Math.round((performance.now() - started) * 10) / 10,
     },
     'request',
   );
+  if (cors) for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
   return withSecurityHeaders(response);
+}
+
+/**
+ * Every answer of a visitor route, errors included, may be read by a page of any origin: no cookie or
+ * credential is ever read on these routes, so nothing is exposed that the open request does not
+ * already get (docs/decisions.md "The booking page").
+ */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'X-Request-Id, Idempotent-Replayed, Retry-After',
+};
+
+/** A browser's preflight of a visitor route: any origin, the path's methods, the headers it reads. */
+function preflight(methods: string[]): ApiResult {
+  return {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
+      'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key, X-Request-Id',
+      'Access-Control-Max-Age': '86400',
+    },
+  };
+}
+
+interface RouteMatch {
+  /** The template of the route served (metrics, spans); none for a preflight or a 405. */
+  template?: string;
+  loggedPath: string;
+  cors: boolean;
+}
+
+/** The path as the log shows it: the route's secret parameters (a manage token) redacted. */
+function loggablePath(prefix: string, route: AnyRoute, names: string[], match: RegExpExecArray): string {
+  const secret: string[] = route.auth === 'visitor' ? (route.secretParams ?? []) : [];
+  if (!names.some((name) => secret.includes(name))) return `${prefix}${match.input}`;
+  let i = 0;
+  return `${prefix}${route.path.replace(/\{(\w+)\}/g, (_whole: string, name: string) => {
+    i++;
+    return secret.includes(name) ? '[redacted]' : match[i];
+  })}`;
 }
 
 function toResponse(result: ApiResult, requestId: string): Response {
@@ -149,7 +196,7 @@ async function dispatch(
   table: CompiledRoute[],
   entry: Entry,
   onTenant: (id: string) => void,
-  onRoute: (template: string) => void,
+  onRoute: (match: RouteMatch) => void,
 ): Promise<ApiResult> {
   const path = url.pathname.slice(entry.prefix.length).replace(/\/+$/, '') || '/';
   const method = request.method.toUpperCase();
@@ -160,11 +207,17 @@ async function dispatch(
     .map((compiled) => ({ compiled, match: compiled.pattern.exec(path) }))
     .filter((m): m is { compiled: CompiledRoute; match: RegExpExecArray } => m.match !== null);
   if (matches.length === 0) throw HttpErrors.routeNotFound();
+  const [first] = matches;
+  const cors = first.compiled.route.auth === 'visitor';
+  const methods = [...new Set(matches.map((m) => m.compiled.route.method))];
+  const logged = loggablePath(entry.prefix, first.compiled.route, first.compiled.names, first.match);
+  onRoute({ loggedPath: logged, cors });
+  if (method === 'OPTIONS' && cors) return preflight(methods);
   const hit = matches.find((m) => m.compiled.route.method === method);
-  if (!hit) throw HttpErrors.methodNotAllowed([...new Set(matches.map((m) => m.compiled.route.method))]);
+  if (!hit) throw HttpErrors.methodNotAllowed(methods);
 
   const { route } = hit.compiled;
-  onRoute(route.path);
+  onRoute({ template: route.path, loggedPath: logged, cors });
   const params: Record<string, string> = {};
   hit.compiled.names.forEach((name, i) => {
     params[name] = decodePathSegment(hit.match[i + 1]);
@@ -187,6 +240,7 @@ async function dispatch(
     const input = await readInput(route, request, url, Boolean(route.rawBody));
     return withDeclaredMediaType(route, await route.handler({ ...base, ...input, params }));
   }
+  if (route.auth === 'visitor') return dispatchVisitor(route, request, url, base, path, onTenant);
 
   const principal = entry.session
     ? await entry.session()
@@ -216,6 +270,52 @@ async function dispatch(
     );
   }
   return run();
+}
+
+/**
+ * A visitor route (server/http/route.ts `VisitorRoute`): the client address's limit, what the path
+ * names (404 when nothing live), the input, then the handler in an operation context of that tenant.
+ * An Idempotency-Key is kept in the tenant's key space under a `visitor:` prefix, so a visitor can
+ * neither replay nor block a key of the tenant's own integrations; its answer (a manage link) replays
+ * to whoever repeats the key with the very same body, as a retry from a phone that changed network is.
+ */
+async function dispatchVisitor(
+  route: AnyVisitorRoute,
+  request: Request,
+  url: URL,
+  base: BaseContext,
+  path: string,
+  onTenant: (id: string) => void,
+): Promise<ApiResult> {
+  await assertWithinVisitorRateLimit(base.ip);
+  const subject = await route.subject(base.params);
+  if (!subject) throw Errors.notFound();
+  onTenant(subject.tenantId);
+  const { rawBody, body, query } = await readInput(route, request, url, false);
+  const method = request.method.toUpperCase();
+  const idempotencyKey = method === 'POST' ? request.headers.get('idempotency-key') : null;
+  // The customer acts through the service: nothing of theirs goes in the tenant's audit log.
+  const ctx = {
+    ...operationContext(subject.tenantId, SYSTEM_ACTOR, base.ip),
+    source: 'booking_page' as const,
+  };
+  const run = async () =>
+    withDeclaredMediaType(route, await route.handler({ ctx, body, query, params: base.params, subject }));
+  if (idempotencyKey === null) return run();
+  return withIdempotency(
+    {
+      db: ctx.db,
+      tenantId: subject.tenantId,
+      credential: 'visitor',
+      secretResponse: false,
+      key: idempotencyKey,
+      scope: 'visitor',
+      method,
+      path,
+      rawBody,
+    },
+    run,
+  );
 }
 
 /** A text answer goes out with the media type its route declares for that status (as the document says). */

@@ -25,18 +25,24 @@ interface Input {
   /** The answer carries a one-time secret: replay it only to the credential that asked first. */
   secretResponse: boolean;
   key: string;
+  /**
+   * Keeps these keys apart from the tenant's own (`visitor` for the booking page's routes): stored as
+   * `<scope>:<key>`, so the same text sent by a visitor and by an integration are two keys.
+   */
+  scope?: string;
   method: string;
   path: string;
   rawBody: string;
 }
 
-export async function withIdempotency(input: Input, run: () => Promise<ApiResult>): Promise<ApiResult> {
-  const { db, key } = input;
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+export async function withIdempotency(given: Input, run: () => Promise<ApiResult>): Promise<ApiResult> {
+  if (given.key.length === 0 || given.key.length > MAX_KEY_LENGTH) {
     throw Errors.validation([
       { path: 'Idempotency-Key', message: `Must be 1 to ${MAX_KEY_LENGTH} characters` },
     ]);
   }
+  const input = given.scope ? { ...given, key: `${given.scope}:${given.key}` } : given;
+  const { db, key } = input;
   const requestHash = sha256Hex(`${input.method} ${input.path}\n${input.rawBody}`);
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
 

@@ -159,10 +159,43 @@ export interface PublicRoute<
   ) => Promise<Reply<R>>;
 }
 
+/** What a visitor route's path names, found before anything else is read: it names the tenant. */
+export interface VisitorSubject {
+  tenantId: string;
+}
+
+/**
+ * A route a tenant's customers call from a browser, with no credential and no X-Tenant-ID: the
+ * booking page's JSON (`/public/…`). Its path names what it acts on (a public service, a live manage
+ * link); `subject` finds it, or the answer is 404 before the body is read, and the tenant it belongs
+ * to is the tenant of the handler's operation context (source `booking_page`). The pipeline also
+ * answers CORS for it (any origin: a business may build its own front end on it, and no cookie or
+ * credential is ever read), counts it against its client address's limit, and honours
+ * Idempotency-Key on POST, keyed apart from the tenant's own keys.
+ */
+export interface VisitorRoute<
+  B = undefined,
+  Q = undefined,
+  Path extends string = string,
+  R extends Responses = Responses,
+  Id extends string = string,
+  M extends HttpMethod = HttpMethod,
+  S extends VisitorSubject = VisitorSubject,
+> extends RouteCommon<B, Q, Path, R, Id, M> {
+  auth: 'visitor';
+  /** What the path names (null: 404 not_found). */
+  subject: (params: PathParams<Path>) => Promise<S | null>;
+  /** Path parameters that are credentials (a manage token): logged as `[redacted]`, never as they are. */
+  secretParams?: ParamNames<Path>[];
+  handler: (input: OperationInput<B, Q, Path> & { subject: S }) => Promise<Reply<R>>;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: the route table holds routes of every schema type
 export type AnyTenantRoute = TenantRoute<any, any, any, any, any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above
-export type AnyRoute = AnyTenantRoute | PublicRoute<any, any, any, any, any, any>;
+export type AnyVisitorRoute = VisitorRoute<any, any, any, any, any, any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above
+export type AnyRoute = AnyTenantRoute | AnyVisitorRoute | PublicRoute<any, any, any, any, any, any>;
 
 export function tenantRoute<
   B extends z.ZodType | undefined = undefined,
@@ -184,6 +217,18 @@ export function publicRoute<
   const M extends HttpMethod = HttpMethod,
 >(route: Omit<PublicRoute<B, Q, Path, R, Id, M>, 'auth'>): PublicRoute<B, Q, Path, R, Id, M> {
   return { ...route, auth: 'public' };
+}
+
+export function visitorRoute<
+  S extends VisitorSubject,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  const Path extends string = string,
+  const R extends Responses = Responses,
+  const Id extends string = string,
+  const M extends HttpMethod = HttpMethod,
+>(route: Omit<VisitorRoute<B, Q, Path, R, Id, M, S>, 'auth'>): VisitorRoute<B, Q, Path, R, Id, M, S> {
+  return { ...route, auth: 'visitor' };
 }
 
 export const json = <S extends number, T>(status: S, body: T, headers?: Record<string, string>) => ({

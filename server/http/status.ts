@@ -43,6 +43,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   resource_in_use: 409,
   endpoint_limit_reached: 409,
   api_key_limit_reached: 409,
+  too_many_holds: 409,
+  too_late_to_change: 409,
   rate_limited: 429,
   service_unavailable: 503,
   whatsapp_not_configured: 503,

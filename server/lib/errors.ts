@@ -47,6 +47,8 @@ export const ERROR_CODES = [
   'resource_in_use',
   'endpoint_limit_reached',
   'api_key_limit_reached',
+  'too_many_holds',
+  'too_late_to_change',
   // load and availability
   'rate_limited',
   'service_unavailable',
