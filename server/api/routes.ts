@@ -20,6 +20,7 @@ import { paymentProviderRoutes, stripeWebhookRoutes } from './v1/payment-provide
 import { paymentRoutes } from './v1/payments';
 import { resourceRoutes } from './v1/resources';
 import { serviceRoutes } from './v1/services';
+import { tenantRoutes } from './v1/tenant';
 import { webhookRoutes } from './v1/webhooks';
 import { whatsappRoutes } from './v1/whatsapp';
 
@@ -43,6 +44,7 @@ export const routes: AnyRoute[] = [
   ...eventRoutes,
   ...memberRoutes,
   ...auditLogRoutes,
+  ...tenantRoutes,
   ...mcpRoutes,
   ...metaRoutes(() => {
     openApiDocument ??= buildOpenApiDocument(routes) as unknown as Record<string, unknown>;

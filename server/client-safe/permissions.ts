@@ -29,6 +29,9 @@ export const PERMISSIONS = {
   'members.read': ['admin'],
   'members.write': ['admin'],
   'audit_log.read': ['admin'],
+  /** The tenant's own settings (GET|PATCH /tenant): who may frame its booking pages. */
+  'tenant.read': ['admin'],
+  'tenant.write': ['admin'],
   /**
    * Connecting an AI assistant to POST /mcp. Each of its tools then needs its REST twin's permission
    * as well (server/mcp/tools.ts).

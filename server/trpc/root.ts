@@ -14,6 +14,7 @@ import { paymentProviderRoutes } from '@/server/api/v1/payment-providers';
 import { paymentRoutes } from '@/server/api/v1/payments';
 import { resourceRoutes } from '@/server/api/v1/resources';
 import { serviceRoutes } from '@/server/api/v1/services';
+import { tenantRoutes } from '@/server/api/v1/tenant';
 import { webhookRoutes } from '@/server/api/v1/webhooks';
 import { routerFrom } from './from-route';
 import { createCallerFactory, createTRPCRouter } from './init';
@@ -32,6 +33,7 @@ export const appRouter = createTRPCRouter({
   paymentProviders: routerFrom(paymentProviderRoutes),
   resources: routerFrom(resourceRoutes),
   services: routerFrom(serviceRoutes),
+  tenant: routerFrom(tenantRoutes),
   webhooks: routerFrom([...webhookRoutes, ...deliveryRoutes]),
   links: linksRouter,
   overview: overviewRouter,
