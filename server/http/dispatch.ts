@@ -2,6 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import { authenticate, type Principal, requirePermission } from '@/server/auth/principal';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
+import { MANAGE_TOKEN_PREFIX } from '@/server/domain/bookings/manage-link';
 import { type Actor, operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
 import { isUuid, newRequestId } from '@/server/lib/ids';
@@ -77,7 +78,7 @@ async function handle(request: Request, table: CompiledRoute[], span: Span, entr
   // The matched route's template labels the request metrics (never the raw path or the tenant).
   let routeTemplate = 'unmatched';
   // What the log shows of the path: a credential in it (a manage token) is redacted.
-  let loggedPath = url.pathname;
+  let loggedPath = withoutManageTokens(url.pathname);
   let cors = false;
   try {
     // A deployment missing a required setting refuses every request (docs/operations.md "Running it in production": one clear line
@@ -163,10 +164,19 @@ interface RouteMatch {
   cors: boolean;
 }
 
+/**
+ * A manage token pasted into any path (a customer's link is a credential wherever it turns up) is
+ * never logged: whatever has its prefix is cut at it.
+ */
+function withoutManageTokens(path: string): string {
+  return path.replace(MANAGE_TOKEN_IN_PATH, `${MANAGE_TOKEN_PREFIX}[redacted]`);
+}
+const MANAGE_TOKEN_IN_PATH = new RegExp(`${MANAGE_TOKEN_PREFIX}[^/]*`, 'g');
+
 /** The path as the log shows it: the route's secret parameters (a manage token) redacted. */
 function loggablePath(prefix: string, route: AnyRoute, names: string[], match: RegExpExecArray): string {
   const secret: string[] = route.auth === 'visitor' ? (route.secretParams ?? []) : [];
-  if (!names.some((name) => secret.includes(name))) return `${prefix}${match.input}`;
+  if (!names.some((name) => secret.includes(name))) return withoutManageTokens(`${prefix}${match.input}`);
   let i = 0;
   return `${prefix}${route.path.replace(/\{(\w+)\}/g, (_whole: string, name: string) => {
     i++;

@@ -85,6 +85,9 @@ const KIND_OF_SEGMENT: Record<string, string> = {
   'api-keys': 'key',
   members: 'usr',
   invitations: 'inv',
+  // The booking page's routes (/public/…): a public service, a manage token.
+  'public/services': 'svc',
+  'public/bookings': 'mng',
 };
 
 type Pools = Record<string, string[]>;
@@ -108,7 +111,7 @@ const LANES = Number(process.env.FUZZ_LANES ?? 4);
 const lanes: Lane[] = [];
 
 /** The kinds and ids of what a tenant owns: the seeds every path id is drawn from. */
-async function seed(t: SuiteTenant, pools: Pools, number: string) {
+async function seed(t: SuiteTenant, pools: Pools, number: string, bookingPage: 'public' | 'private') {
   const add = (id: string) => {
     const kind = id.split('_')[0];
     pools[kind] ??= [];
@@ -142,6 +145,27 @@ async function seed(t: SuiteTenant, pools: Pools, number: string) {
   });
   expect(invitation.status, invitation.text).toBe(201);
   add(invitation.body.id);
+  // The booking page: A's service is public and A's booking's manage token is in the pool (what a
+  // visitor reaches); B's service is private (its id must name nothing on /public/…). B's manage
+  // tokens stay out: a success answer to one would rightly carry B's booking.
+  const resource = await t.admin('POST', '/resources', {
+    body: { name: 'Chair', time_zone: 'UTC', weekly_hours: { mon: [{ start: '09:00', end: '17:00' }] } },
+  });
+  expect(resource.status, resource.text).toBe(201);
+  const service = await t.admin('POST', '/services', {
+    body: {
+      name: 'Cut',
+      duration_minutes: 30,
+      resource_ids: [resource.body.id],
+      public: bookingPage === 'public',
+    },
+  });
+  expect(service.status, service.text).toBe(201);
+  add(service.body.id);
+  if (bookingPage === 'public') {
+    const managed = await t.admin('GET', `/bookings/${pools.bkg[0]}`);
+    add(managed.body.manage_url.split('/b/')[1]);
+  }
 }
 
 /** Ids that name nothing or are malformed; written as they go into the path (already escaped or not). */
@@ -412,7 +436,8 @@ const routeById = new Map(routes.map((route) => [route.operationId, route]));
 function build(lane: Lane, req: FuzzRequest): Built {
   const { a, b, agentTokenA } = lane;
   const route = routeById.get(req.route) as AnyRoute;
-  const segment = route.path.split('/')[1];
+  const [, first, second] = route.path.split('/');
+  const segment = first === 'public' ? `${first}/${second}` : first;
   const path = route.path.replace(/\{\w+\}/g, () => pathId(lane, req, KIND_OF_SEGMENT[segment] ?? 'bkg'));
   const query = [queryString(req.query), req.queryTail.replace(/^&/, '')].filter(Boolean).join('&');
   const headers: Record<string, string> = {};
@@ -540,8 +565,8 @@ describe('fuzz: generated hostile requests against every route', () => {
             role: 'agent',
           }),
         };
-        await seed(lane.a, lane.poolsA, lane.numberA);
-        await seed(lane.b, lane.poolsB, String(base + 10 * index + 1));
+        await seed(lane.a, lane.poolsA, lane.numberA, 'public');
+        await seed(lane.b, lane.poolsB, String(base + 10 * index + 1), 'private');
         for (const id of Object.values(lane.poolsB).flat()) lane.idsOfB.add(id);
         lanes[index] = lane;
       }),

@@ -232,6 +232,19 @@ const REST: Record<string, RestCase> = {
   // The assistant's tools: refused before any protocol work like every route; what a tool call does
   // with B's ids (not_found, empty lists, 422) is test/api/mcp-tools-match-rest.integration.test.ts's "tenant isolation".
   sendMcpMessages: { body: () => ({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
+
+  getTenant: {},
+  updateTenant: { body: () => ({ booking_page: { frame_origins: [] } }) },
+
+  // The booking page's routes: the path (a public service, a manage token) names the tenant; the
+  // visitor test (d) below holds them to it.
+  getPublicService: { public: 'the public service names its tenant' },
+  listPublicSlots: { public: 'the public service names its tenant' },
+  createPublicBooking: { public: 'the public service names its tenant' },
+  getManagedBooking: { public: 'the manage token names its booking' },
+  listManagedBookingSlots: { public: 'the manage token names its booking' },
+  cancelManagedBooking: { public: 'the manage token names its booking' },
+  rescheduleManagedBooking: { public: 'the manage token names its booking' },
 };
 
 /** How a tRPC procedure is called: its input with the given ids, and what it needs. */
@@ -441,7 +454,7 @@ describe('isolation matrix', () => {
     for (const route of routes) {
       const row = REST[route.operationId];
       expect(Boolean(row.public), `${route.operationId}: public in the table iff public in the route`).toBe(
-        route.auth === 'public',
+        route.auth !== 'tenant',
       );
       // A public route is called without a tenant credential: no id of either tenant is filled in.
       if (!row.public) {
@@ -455,7 +468,8 @@ describe('isolation matrix', () => {
           .replace('{id}', '')
           .replace('{message_id}', '')
           .replace('{time_off_id}', '')
-          .replace(route.auth === 'public' ? '{tenant_id}' : '', ''),
+          .replace(route.auth === 'public' ? '{tenant_id}' : '', '')
+          .replace(route.auth === 'visitor' ? '{token}' : '', ''),
         `${route.operationId}: only {id}, {message_id} and {time_off_id} are filled`,
       ).not.toMatch(/\{/);
     }
@@ -573,6 +587,62 @@ describe('isolation matrix', () => {
       expect([res.status, res.body?.code], route.operationId).toEqual([403, 'forbidden']);
     }
     expect(await stateOf(a.tenantId)).toEqual(before);
+  });
+
+  it("(d) the booking page's routes act in the tenant their path names: B's credentials and header change nothing, B's private ids are 404", async () => {
+    const visitorRoutes = routes.filter((route) => route.auth === 'visitor');
+    expect(visitorRoutes.length).toBeGreaterThanOrEqual(7);
+    const resource = await givenResource(a.admin, { weekly_hours: {} });
+    const open = await givenService(a.admin, [resource.id], { public: true });
+    const booked = await a.admin('POST', '/bookings', {
+      body: {
+        start_at: '2031-03-03T10:00:00Z',
+        end_at: '2031-03-03T11:00:00Z',
+        customer: { name: 'M', phone: '+34600999000' },
+      },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    const token = booked.body.manage_url.split('/b/')[1];
+    const bBooking = await b.admin('GET', `/bookings/${foreignIds.booking}`);
+    const bToken = bBooking.body.manage_url.split('/b/')[1];
+    const before = await stateOf(b.tenantId);
+    const fill = (route: AnyRoute, service: string, manage: string) =>
+      route.path.replace('{id}', service).replace('{token}', manage);
+    const query = (route: AnyRoute) =>
+      route.path.endsWith('/slots') ? '?start=2031-03-03&end=2031-03-03' : '';
+    const body = (route: AnyRoute) =>
+      route.method === 'POST' && !route.path.endsWith('/cancel')
+        ? { start_at: '2031-03-04T10:00:00Z', customer: { name: 'M', phone: '+34600999001' } }
+        : undefined;
+    const asB = client(suite.url, { tenantId: b.tenantId, token: b.apiKey });
+    // The reads and the moves first, the cancel last: each acts on A's booking only.
+    const ordered = [...visitorRoutes].sort(
+      (x, y) => Number(x.path.endsWith('/cancel')) - Number(y.path.endsWith('/cancel')),
+    );
+    for (const route of ordered) {
+      const res = await asB(route.method, fill(route, open.id, token) + query(route), {
+        body: route.path.endsWith('/reschedule') ? { start_at: '2031-03-03T10:00:00Z' } : body(route),
+      });
+      cases++;
+      expect(res.status, `${route.operationId}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
+      noForeignIds(res.text, route.operationId);
+      // B's own (private) service and B's booking id in place of a token name nothing here.
+      const foreign = await asB(
+        route.method,
+        fill(route, foreignIds.service, foreignIds.booking) + query(route),
+        {
+          body: body(route),
+        },
+      );
+      cases++;
+      expect([foreign.status, foreign.body?.code], route.operationId).toEqual([404, 'not_found']);
+    }
+    expect(await stateOf(b.tenantId)).toEqual(before);
+    // B's real manage token shows B's booking to whoever holds it, but no other tenant's data.
+    const own = await asB('GET', `/public/bookings/${bToken}`);
+    expect(own.status).toBe(200);
+    expect(own.text).not.toContain(a.tenantId);
+    expect(own.text).not.toContain(ownIds.booking);
   });
 
   describe('tRPC procedures', () => {

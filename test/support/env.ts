@@ -11,4 +11,7 @@ export const TEST_ENV = {
   // reach, and the rate-limit tests set the limits they test (and put these back).
   API_RATE_LIMIT_PER_SECOND: '10000',
   API_RATE_LIMIT_PER_TENANT_PER_SECOND: '30000',
+  // Likewise every request of a test comes from 127.0.0.1: the booking page's per-address limits.
+  PUBLIC_RATE_LIMIT_PER_SECOND: '10000',
+  PUBLIC_BOOKINGS_PER_HOUR: '10000',
 };

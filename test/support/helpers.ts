@@ -88,5 +88,8 @@ function rememberSecretsIn(json: unknown): void {
   if (!json || typeof json !== 'object') return;
   for (const [key, value] of Object.entries(json)) {
     if (typeof value === 'string' && /token|secret|^key$/.test(key)) rememberSecret(key, value);
+    // A manage link's token is the customer's credential: never in a log line either.
+    if (key === 'manage_url' && typeof value === 'string')
+      rememberSecret('manage token', value.split('/b/')[1] ?? value);
   }
 }

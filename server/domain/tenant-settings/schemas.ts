@@ -27,6 +27,8 @@ function originProblem(value: string): string | null {
   if (url.protocol !== 'https:') return 'Must be an https:// origin';
   if (url.username || url.password) return 'An origin has no user name or password';
   if (url.origin !== value) return `Not an origin as browsers write it: ${url.origin}`;
+  // A CSP source expression allows wildcards (`*.example.com`): an origin here names one site.
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9-]+(\.[a-z0-9-]+)*)$/.test(url.hostname)) return 'Not a single host';
   return null;
 }
 
