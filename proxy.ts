@@ -1,5 +1,6 @@
 import { type NextFetchEvent, type NextRequest, NextResponse } from 'next/server';
 import { type NextRequestWithAuth, withAuth } from 'next-auth/middleware';
+import { frameOriginsOfPage } from '@/server/domain/booking-page/pages';
 import { newNonce, pageContentSecurityPolicy } from '@/server/http/content-security-policy';
 
 /**
@@ -7,14 +8,21 @@ import { newNonce, pageContentSecurityPolicy } from '@/server/http/content-secur
  * set on the response for the browser, and on the request, where Next.js reads the nonce for its own
  * scripts and app/docs/route.ts for the reference's (`x-nonce`).
  */
-function withContentSecurityPolicy(request: NextRequest): NextResponse {
+async function withContentSecurityPolicy(request: NextRequest): Promise<NextResponse> {
   const nonce = newNonce();
-  const policy = pageContentSecurityPolicy(nonce, { development: process.env.NODE_ENV === 'development' });
+  // The booking pages may be framed by their tenant's frame origins (GET|PATCH /tenant), and by no one
+  // else; null for every other page (never framed: next.config.mjs sends X-Frame-Options DENY too).
+  const frameOrigins = await frameOriginsOfPage(request.nextUrl.pathname);
+  const policy = pageContentSecurityPolicy(nonce, {
+    development: process.env.NODE_ENV === 'development',
+    frameAncestors: frameOrigins ?? [],
+  });
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('Content-Security-Policy', policy);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('Content-Security-Policy', policy);
+  if (frameOrigins?.length === 0) response.headers.set('X-Frame-Options', 'DENY');
   return response;
 }
 

@@ -16,7 +16,10 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-export function pageContentSecurityPolicy(nonce: string, options: { development?: boolean } = {}): string {
+export function pageContentSecurityPolicy(
+  nonce: string,
+  options: { development?: boolean; frameAncestors?: string[] } = {},
+): string {
   // React's development build evaluates code to rebuild server stack traces; production never does.
   const evaluation = options.development ? " 'unsafe-eval'" : '';
   return [
@@ -26,7 +29,8 @@ export function pageContentSecurityPolicy(nonce: string, options: { development?
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
-    "frame-ancestors 'none'",
+    // The booking pages may be framed by exactly the origins their tenant lists; every other page by none.
+    `frame-ancestors ${options.frameAncestors?.length ? options.frameAncestors.join(' ') : "'none'"}`,
     "base-uri 'none'",
     "form-action 'self'",
     "object-src 'none'",

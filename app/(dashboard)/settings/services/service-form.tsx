@@ -16,6 +16,7 @@ import {
   CardBody,
   CardHeader,
   Checkbox,
+  CopyButton,
   Field,
   fieldErrors,
   formProblem,
@@ -31,7 +32,7 @@ type Payment = Service['payment'];
 
 const MAX_REMINDERS = 3;
 const CLAIMED =
-  /^(name|duration_minutes|resource_ids|buffer_before_minutes|buffer_after_minutes|min_notice_minutes|booking_window_days|slot_interval_minutes|price|payment|deposit_amount|reminders|is_active)(\.|\[|$)/;
+  /^(name|duration_minutes|resource_ids|buffer_before_minutes|buffer_after_minutes|min_notice_minutes|booking_window_days|slot_interval_minutes|price|payment|deposit_amount|reminders|is_active|public|requires_confirmation|cancel_notice_minutes)(\.|\[|$)/;
 
 const UNITS = [
   { value: 1, label: 'minutes' },
@@ -75,10 +76,15 @@ interface Draft {
   deposit: string;
   reminders: ReminderDraft[];
   is_active: boolean;
+  public: boolean;
+  requires_confirmation: boolean;
+  cancel_amount: string;
+  cancel_unit: number;
 }
 
 function draftOf(service?: Service): Draft {
   const notice = splitMinutes(service?.min_notice_minutes ?? 0);
+  const cancelNotice = splitMinutes(service?.cancel_notice_minutes ?? 0);
   const currency = service?.price?.currency ?? 'EUR';
   return {
     name: service?.name ?? '',
@@ -110,6 +116,10 @@ function draftOf(service?: Service): Draft {
       };
     }),
     is_active: service?.is_active ?? true,
+    public: service?.public ?? false,
+    requires_confirmation: service?.requires_confirmation ?? false,
+    cancel_amount: cancelNotice.amount,
+    cancel_unit: cancelNotice.unit,
   };
 }
 
@@ -186,6 +196,9 @@ export function ServiceForm({
         template: { name: r.template_name.trim(), language: r.template_language.trim() },
       })),
       is_active: d.is_active,
+      public: d.public,
+      requires_confirmation: d.requires_confirmation,
+      cancel_notice_minutes: whole(d.cancel_amount) * d.cancel_unit,
     });
   }
 
@@ -514,6 +527,50 @@ export function ServiceForm({
             )}
           </Group>
 
+          <Group title="Booking page">
+            <Checkbox
+              label="Public: customers can book it on its own page, without signing in"
+              checked={d.public}
+              onChange={(e) => set({ public: e.target.checked })}
+            />
+            <Checkbox
+              label="Requires confirmation: a free booking waits until you confirm it"
+              checked={d.requires_confirmation}
+              onChange={(e) => set({ requires_confirmation: e.target.checked })}
+            />
+            <Field
+              label="Cancel and reschedule notice"
+              error={at('cancel_notice_minutes')}
+              hint="Customers can cancel or move a booking through its link until this long before it starts."
+              className="max-w-md"
+            >
+              <div className="flex gap-2">
+                <Input
+                  type="number"
+                  min={0}
+                  inputMode="numeric"
+                  value={d.cancel_amount}
+                  onChange={(e) => set({ cancel_amount: e.target.value })}
+                  className="max-w-24"
+                />
+                <Select
+                  id="cancel-notice-unit"
+                  aria-label="Cancel and reschedule notice unit"
+                  value={d.cancel_unit}
+                  onChange={(e) => set({ cancel_unit: Number(e.target.value) })}
+                  inline
+                >
+                  {UNITS.map((u) => (
+                    <option key={u.value} value={u.value}>
+                      {u.label}
+                    </option>
+                  ))}
+                </Select>
+              </div>
+            </Field>
+            {initial?.public && <BookingPageLink serviceId={initial.id} />}
+          </Group>
+
           <Checkbox
             label="Active: offered for booking"
             checked={d.is_active}
@@ -535,6 +592,31 @@ export function ServiceForm({
         </form>
       </CardBody>
     </Card>
+  );
+}
+
+/** The page's address and a snippet that frames it on the business's own site. */
+function BookingPageLink({ serviceId }: { serviceId: string }) {
+  const url = `${typeof window === 'undefined' ? '' : window.location.origin}/book/${serviceId}`;
+  const embed = `<iframe src="${url}" title="Book online" style="width:100%;min-height:720px;border:0" loading="lazy"></iframe>`;
+  return (
+    <div className="flex min-w-0 flex-col gap-3">
+      <Field label="Page link" hint="Put it in your bio, your site or a message.">
+        <div className="flex gap-2">
+          <Input readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+          <CopyButton value={url} label="Copy link" />
+        </div>
+      </Field>
+      <Field
+        label="Embed on your site"
+        hint="A site can frame it only when its origin is in your frame origins (PATCH /tenant, booking_page.frame_origins)."
+      >
+        <div className="flex gap-2">
+          <Input readOnly value={embed} onFocus={(e) => e.currentTarget.select()} />
+          <CopyButton value={embed} label="Copy embed code" />
+        </div>
+      </Field>
+    </div>
   );
 }
 
