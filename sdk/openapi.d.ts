@@ -1309,6 +1309,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/{id}/assistant-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint an assistant session for one conversation (the token is shown once)
+         * @description For an AI assistant that answers this conversation: give its model the token, never an API key. The token (ast_…, stored only as a hash) is a bearer credential for POST /api/v1/mcp only, with this tenant’s X-Tenant-ID; any other route answers it 403 forbidden. Its tools act for the conversation’s contact and no one else: book_slot books for the contact, list_customer_bookings lists only the contact’s bookings (phone compared by its digits), reschedule_booking and cancel_booking answer not_found for anyone else’s booking, send_message writes to this conversation (handled_by_human while a person handles it), and bookings come back as {id, status, service_id, resource_id, start_at, end_at, hold_expires_at, payment?}. Every call is in the audit log (assistant.tool_called, actor assistant_session). The token stops working (401) at expires_at, when ended (DELETE /assistant-sessions/{id}) and once the conversation is resolved, checked on every request. 409 conversation_resolved for a resolved conversation; 409 assistant_session_limit_reached when the conversation already has 10 sessions that work (end one, or let it expire). Expired sessions are deleted within 10 minutes. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        post: operations["createAssistantSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistant-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End an assistant session at once
+         * @description Its token is refused (401) from the next request. A session that no longer works (ended or expired) answers 404. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        delete: operations["revokeAssistantSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mcp": {
         parameters: {
             query?: never;
@@ -1320,7 +1360,7 @@ export interface paths {
         put?: never;
         /**
          * The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)
-         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). Permission `assistant_tools.use` (roles: admin, agent).
+         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with the X-Tenant-ID header and a credential: best, an assistant session token (ast_…, POST /conversations/{id}/assistant-sessions), whose tools act for that conversation’s contact only (no conversation_id or customer inputs; bookings answered as CustomerBooking; every call in the audit log with the session as actor); or an API key or access token, whose tools reach the whole tenant. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, handled_by_human, …) as text. tools/list shows only the tools the credential may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). No tool answer is larger than 64 KiB: find_slots keeps the earliest slots and list_customer_bookings the newest bookings that fit, with truncated: true. Permission `assistant_tools.use` (roles: admin, agent).
          */
         post: operations["sendMcpMessages"];
         delete?: never;
@@ -2690,12 +2730,28 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
+        /**
+         * @description A permission of the permission table: each operation names the one it needs as x-permission
+         * @enum {string}
+         */
+        Permission: "bookings.read" | "bookings.write" | "resources.read" | "resources.write" | "services.read" | "services.write" | "conversations.read" | "conversations.write" | "payments.read" | "payments.write" | "payment_providers.read" | "payment_providers.write" | "event_types.read" | "events.read" | "webhooks.read" | "webhooks.write" | "channels.read" | "channels.write" | "api_keys.read" | "api_keys.write" | "members.read" | "members.write" | "audit_log.read" | "assistant_tools.use" | "assistant_sessions.create" | "overview.read";
         /** @description A tenant has at most MAX_API_KEYS_PER_TENANT keys that still authenticate (default 50; rotated keys count during their grace period): one more answers 409 api_key_limit_reached. Rotating a key is never refused. Requests are limited per key (API_RATE_LIMIT_PER_SECOND) and, all keys and users of the tenant together, per tenant (API_RATE_LIMIT_PER_TENANT_PER_SECOND): 429 rate_limited. */
         CreateApiKeyRequest: {
             name: string;
             /** Format: date-time */
             expires_at?: string | null;
+            /**
+             * @description A restricted key: only these permissions (each operation’s x-permission names the one it needs; any other request answers 403 forbidden naming it). Omitted: a full key, with every permission of the admin role. A credential may create only keys whose permissions it holds itself (403).
+             * @example [
+             *       "assistant_sessions.create",
+             *       "conversations.read",
+             *       "services.read"
+             *     ]
+             */
+            permissions?: components["schemas"]["Permission"][];
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         ApiKeyList: {
@@ -2727,6 +2783,8 @@ export interface components {
              * @description When a rotated key stops working (grace period)
              */
             revokes_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
         RotatedApiKey: {
             id: string;
@@ -2744,6 +2802,8 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
             replaced_key: {
                 id: string;
                 /**
@@ -3755,16 +3815,19 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
             actor: {
-                /** @enum {string} */
-                type: "user" | "api_key";
-                /** @description usr_… or key_… */
+                /**
+                 * @description user (a person), api_key, or assistant_session (an AI assistant acting for one conversation’s contact through POST /conversations/{id}/assistant-sessions)
+                 * @enum {string}
+                 */
+                type: "user" | "api_key" | "assistant_session";
+                /** @description usr_…, key_… or asn_… */
                 id: string;
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "assistant_session";
                 id: string;
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
@@ -3776,6 +3839,30 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             created_at: string;
+        };
+        /** @description A new assistant session: its token is shown only here */
+        AssistantSessionWithToken: {
+            /** @example asn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /**
+             * @description The bearer token (ast_<prefix>_<secret>) for POST /api/v1/mcp with this tenant’s X-Tenant-ID; shown only in this response, stored only as a hash
+             * @example ast_4fQ9xK2mLp7R_Vb3nT8wZc1yHq6sJd0eGk5uMa9rXo2pLf7iNb4t
+             */
+            token: string;
+            /** @example cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            conversation_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        CreateAssistantSessionRequest: {
+            /**
+             * @description How long the token works, in seconds: 60..3600, default 900 (15 minutes)
+             * @default 900
+             */
+            ttl_seconds: number;
         };
         /** @description The JSON-RPC 2.0 answer to one request */
         McpAnswer: {
@@ -3875,7 +3962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3974,7 +4061,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4053,7 +4140,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4144,7 +4231,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4218,7 +4305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4313,7 +4400,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,7 +4476,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4508,7 +4595,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4582,7 +4669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4688,7 +4775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4762,7 +4849,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4870,7 +4957,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4955,7 +5042,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5063,7 +5150,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5148,7 +5235,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5256,7 +5343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5345,7 +5432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5418,7 +5505,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5492,7 +5579,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5589,7 +5676,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5657,7 +5744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5740,7 +5827,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5842,7 +5929,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5926,7 +6013,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6011,7 +6098,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6116,7 +6203,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6186,7 +6273,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6258,7 +6345,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6403,7 +6490,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6477,7 +6564,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6574,7 +6661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6642,7 +6729,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6716,7 +6803,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6818,7 +6905,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +6979,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6989,7 +7076,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7065,7 +7152,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7173,7 +7260,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7258,7 +7345,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7375,7 +7462,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7468,7 +7555,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7527,7 +7614,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7691,7 +7778,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7765,7 +7852,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7862,7 +7949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7937,7 +8024,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8022,7 +8109,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8129,7 +8216,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8214,7 +8301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8326,7 +8413,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8434,7 +8521,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8516,7 +8603,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8590,7 +8677,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8685,7 +8772,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8748,7 +8835,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8889,7 +8976,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8963,7 +9050,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9060,7 +9147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9128,7 +9215,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9202,7 +9289,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9301,7 +9388,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9382,7 +9469,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9463,7 +9550,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9558,7 +9645,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9669,7 +9756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9763,7 +9850,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9887,7 +9974,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9957,7 +10044,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10029,7 +10116,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10106,7 +10193,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10174,7 +10261,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10244,7 +10331,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10312,7 +10399,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10371,7 +10458,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10454,7 +10541,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10562,7 +10649,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10644,7 +10731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10718,7 +10805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10813,7 +10900,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10850,8 +10937,8 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
-                /** @description Only entries of this person (usr_…) or API key (key_…) */
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+                /** @description Only entries of this person (usr_…), API key (key_…) or assistant session (asn_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */
                 created_after?: string;
@@ -10894,7 +10981,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10905,6 +10992,186 @@ export interface operations {
             };
             /** @description validation_failed, with errors[] */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAssistantSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session and its token (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantSessionWithToken"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10975,7 +11242,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;

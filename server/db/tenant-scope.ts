@@ -30,6 +30,7 @@ const TENANT_MODELS = new Set<string>([
   'TimeOff',
   'Service',
   'Timer',
+  'AssistantSession',
 ]);
 
 const FILTERED = new Set([

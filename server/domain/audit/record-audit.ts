@@ -55,6 +55,20 @@ export async function recordToolCall(
 }
 
 /**
+ * Under an assistant session every tool call is recorded (the business sees each thing its assistant
+ * did for a customer), reads included: a read tool's call, after it answered, with the session's
+ * conversation as target. A staff credential's reads record nothing (recordToolCall covers changes).
+ */
+export async function recordToolRead(ctx: OperationContext): Promise<void> {
+  if (!ctx.tool || !ctx.actingFor) return;
+  await recordAudit(ctx.db, ctx, {
+    action: 'assistant.tool_called',
+    target: { type: 'conversation', id: ctx.actingFor.conversationId },
+    tool: ctx.tool,
+  });
+}
+
+/**
  * A transaction client standing in for the tenant client: an operation written against `ctx.db`
  * runs unchanged inside the caller's transaction, and its own `$transaction(fn)` joins it.
  */

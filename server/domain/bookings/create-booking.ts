@@ -3,6 +3,7 @@ import type { Service } from '@/server/db/generated/client';
 import { writeTransaction } from '@/server/db/sql-transaction';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import type { Queryable } from '@/server/db/typed-sql';
+import { contactAsCustomer } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
@@ -37,7 +38,9 @@ const MAX_HOLD_MS = 24 * 3_600_000;
  * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
  * (checkout.ts). Without `service_id` it is free-form and blocks nothing.
  */
-export async function createBooking(ctx: OperationContext, input: CreateBookingInput) {
+export async function createBooking(ctx: OperationContext, asked: CreateBookingInput) {
+  // Under an assistant session the booking is its contact's, whoever the input names.
+  const input = ctx.actingFor ? { ...asked, customer: contactAsCustomer(ctx.actingFor) } : asked;
   const now = Date.now();
   const hold = input.hold_expires_at ? new Date(input.hold_expires_at) : null;
   if (hold && (hold.getTime() <= now || hold.getTime() > now + MAX_HOLD_MS)) {

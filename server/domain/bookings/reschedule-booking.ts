@@ -1,4 +1,5 @@
 import type { Booking } from '@/server/db/generated/client';
+import { reachableBookings } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
@@ -32,7 +33,8 @@ export async function rescheduleBooking(
   input: { id: string; start_at: string; resource_id?: string },
 ): Promise<BookingResource> {
   const { db } = ctx;
-  const current = await db.booking.findUnique({ where: { id: input.id } });
+  // Under an assistant session only the contact's bookings can be found (`reachableBookings`).
+  const current = await db.booking.findFirst({ where: { ...reachableBookings(ctx), id: input.id } });
   if (!current) throw Errors.notFound('Booking');
   if (!ACTIVE_BOOKING_STATES.includes(current.status)) {
     throw Errors.invalidTransition(`A ${current.status} booking cannot be rescheduled`);
@@ -87,6 +89,8 @@ async function move(
         startAt: current.startAt,
         endAt: current.endAt,
         resourceId: current.resourceId,
+        // Still the customer it was read as: a session's check above holds for the write too.
+        customerPhone: current.customerPhone,
       },
       data: to,
     });

@@ -2,6 +2,7 @@ import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { BookingStatus } from '@/server/db/generated/enums';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { reachableBookings } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -39,6 +40,8 @@ interface TransitionInput {
   when?: Prisma.BookingWhereInput;
   /** Why `when` failed, for the 409. */
   whenRefusal?: string;
+  /** The bookings the caller may reach (an assistant session: its contact's); any other is not found. */
+  reachable?: Prisma.BookingWhereInput;
 }
 
 /**
@@ -53,7 +56,7 @@ export function transitionBooking(
   alsoIn?: (tx: TenantTx, booking: BookingResource) => Promise<unknown>,
 ): Promise<BookingResource> {
   return ctx.db.$transaction(async (tx) => {
-    const object = await transitionIn(tx, ctx.tenantId, input);
+    const object = await transitionIn(tx, ctx.tenantId, { ...input, reachable: reachableBookings(ctx) });
     await alsoIn?.(tx, object);
     await recordToolCall(tx, ctx, { type: 'booking', id: object.id });
     return object;
@@ -65,15 +68,24 @@ export async function transitionIn(
   tenantId: string,
   input: TransitionInput,
 ): Promise<BookingResource> {
+  const reachable = input.reachable ?? {};
   const [row] = await tx.booking.updateManyAndReturn({
-    where: { id: input.id, status: { in: BOOKING_TRANSITIONS[input.to] }, ...(input.when ?? {}) },
+    where: {
+      ...reachable,
+      id: input.id,
+      status: { in: BOOKING_TRANSITIONS[input.to] },
+      ...(input.when ?? {}),
+    },
     data: {
       status: input.to,
       ...(input.to === 'cancelled' ? { cancellationReason: input.cancellationReason ?? null } : {}),
     },
   });
   if (!row) {
-    const current = await tx.booking.findUnique({ where: { id: input.id }, select: { status: true } });
+    const current = await tx.booking.findFirst({
+      where: { ...reachable, id: input.id },
+      select: { status: true },
+    });
     if (!current) throw Errors.notFound('Booking');
     if (input.whenRefusal && BOOKING_TRANSITIONS[input.to].includes(current.status))
       throw Errors.invalidTransition(input.whenRefusal);

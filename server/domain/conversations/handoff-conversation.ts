@@ -1,3 +1,4 @@
+import { assertReachableConversation } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
@@ -12,6 +13,7 @@ export function handoffConversation(
   input: { id: string; reason: string; summary?: string | null },
 ) {
   const { db, tenantId } = ctx;
+  assertReachableConversation(ctx, input.id);
   return db.$transaction(async (tx) => {
     const conversation = await transitionConversation(tx, tenantId, {
       id: input.id,

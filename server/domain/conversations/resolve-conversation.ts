@@ -1,14 +1,17 @@
 import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
 
-/** open | pending_human → resolved; emits conversation.resolved. A new inbound message reopens it. */
+/**
+ * open | pending_human → resolved; emits conversation.resolved. A new inbound message reopens it.
+ * `resolved_at` ends every assistant session minted before it, even after a reopening.
+ */
 export function resolveConversation(ctx: OperationContext, input: { id: string }) {
   const { db, tenantId } = ctx;
   return db.$transaction((tx) =>
     transitionConversation(tx, tenantId, {
       id: input.id,
       allowed: { status: { in: ['open', 'pending_human'] } },
-      data: { status: 'resolved' },
+      data: { status: 'resolved', resolvedAt: new Date() },
       event: 'conversation.resolved',
       refusal: () => 'This conversation is already resolved',
     }),
