@@ -21,6 +21,8 @@ export function contactPhone(actingFor: ActingFor): string | null {
 /**
  * The bookings the caller may reach by id: all of the tenant's, or under a session only the contact's
  * (by phone, compared by its digits). A contact without a phone has none: the filter matches nothing.
+ * Callers put it in an `AND` beside their own conditions, never spread it (an `id` of theirs would
+ * replace its own).
  */
 export function reachableBookings(ctx: OperationContext): Prisma.BookingWhereInput {
   if (!ctx.actingFor) return {};

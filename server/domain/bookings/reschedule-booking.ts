@@ -34,7 +34,7 @@ export async function rescheduleBooking(
 ): Promise<BookingResource> {
   const { db } = ctx;
   // Under an assistant session only the contact's bookings can be found (`reachableBookings`).
-  const current = await db.booking.findFirst({ where: { ...reachableBookings(ctx), id: input.id } });
+  const current = await db.booking.findFirst({ where: { id: input.id, AND: [reachableBookings(ctx)] } });
   if (!current) throw Errors.notFound('Booking');
   if (!ACTIVE_BOOKING_STATES.includes(current.status)) {
     throw Errors.invalidTransition(`A ${current.status} booking cannot be rescheduled`);

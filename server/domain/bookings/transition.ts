@@ -71,10 +71,10 @@ export async function transitionIn(
   const reachable = input.reachable ?? {};
   const [row] = await tx.booking.updateManyAndReturn({
     where: {
-      ...reachable,
       id: input.id,
       status: { in: BOOKING_TRANSITIONS[input.to] },
       ...(input.when ?? {}),
+      AND: [reachable],
     },
     data: {
       status: input.to,
@@ -83,7 +83,7 @@ export async function transitionIn(
   });
   if (!row) {
     const current = await tx.booking.findFirst({
-      where: { ...reachable, id: input.id },
+      where: { id: input.id, AND: [reachable] },
       select: { status: true },
     });
     if (!current) throw Errors.notFound('Booking');

@@ -8,7 +8,7 @@ import { transitionConversation } from './transition';
  * (`pending_human`, handled_by `human`) with the reason and summary kept for whoever picks it up.
  * Emits conversation.handoff.requested.
  */
-export function handoffConversation(
+export async function handoffConversation(
   ctx: OperationContext,
   input: { id: string; reason: string; summary?: string | null },
 ) {
