@@ -25,7 +25,7 @@ export const mcpRoutes = [
       'list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, ' +
       'POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST ' +
       '/conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, ' +
-      'events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. ' +
+      'events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. ' +
       'Authenticated like every route, before any protocol work: 400 tenant_header_missing or ' +
       'tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited ' +
       '(each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, ' +
