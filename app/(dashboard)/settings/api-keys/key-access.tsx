@@ -36,8 +36,8 @@ function byResource(permissions: readonly Permission[]) {
 
 /** The preset a set of permissions is exactly, if any. */
 export function presetOf(permissions: readonly string[]): KeyPreset | null {
-  const same = (preset: readonly string[]) =>
-    preset.length === permissions.length && preset.every((p) => permissions.includes(p));
+  const key = (list: readonly string[]) => [...list].sort().join();
+  const same = (preset: readonly string[]) => key(preset) === key(permissions);
   return (Object.keys(KEY_PRESETS) as KeyPreset[]).find((k) => same(KEY_PRESETS[k].permissions)) ?? null;
 }
 
