@@ -5,8 +5,9 @@
 // CPU time, of this process (the receivers included) and of PostgreSQL's processes, is measured
 // too (./_cpu.ts): per delivery and per event it gives the rate the two cores allow at that cost,
 // which separates time spent waiting from work done. Events are produced as the hot writes
-// (receipts, new bookings) produce theirs, in a SQL transaction (server/db/sql-transaction.ts), by
-// eight concurrent producers; the same through Prisma's interactive transaction is printed beside.
+// (receipts, new bookings) produce theirs, in a unit of work of typed statements (a pg transaction,
+// server/db/unit-of-work.ts), by eight concurrent producers; the same through Prisma's interactive
+// transaction is printed beside.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -97,7 +98,7 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
   const { sendWebhook } = await import('@/server/webhooks/attempt/send');
   const { envelopeBody } = await import('@/server/events/envelope');
   const { operationContext, SYSTEM_ACTOR } = await import('@/server/domain/context');
-  const { writeTransaction } = await import('@/server/db/sql-transaction');
+  const { transaction } = await import('@/server/db/unit-of-work');
   const { newId } = await import('@/server/lib/ids');
   const floorPool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 
@@ -123,8 +124,12 @@ async function measureAll(databaseUrl: string): Promise<BenchResult> {
     // An event written as the hot writes write theirs (a SQL transaction), and through Prisma's
     // interactive transaction as every other operation does.
     const ctx = operationContext(tenantId, SYSTEM_ACTOR);
-    const emit = (i: number) => writeTransaction(ctx, (tx) => recordEvent(tx, event(i)));
-    const emitThroughPrisma = (i: number) => db.$transaction((tx) => recordEvent(tx, event(i)));
+    const emit = (i: number) => transaction(ctx, (tx) => recordEvent(tx, event(i)));
+    const emitThroughPrisma = (i: number) =>
+      transaction(ctx, async (tx) => {
+        await tx.orm(); // Prisma's interactive transaction, begun before the outbox's statement
+        return recordEvent(tx, event(i));
+      });
     return { receivers, emit, emitThroughPrisma, db, tenantId };
   }
 

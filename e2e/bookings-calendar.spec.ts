@@ -73,7 +73,7 @@ test('an admin sets up a resource and a service, books a free slot, loses a race
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Kind').selectOption('staff');
   await form.getByLabel('Time zone').selectOption(ZONE);
-  await form.getByRole('button', { name: 'Add an interval on Monday' }).click();
+  await form.getByRole('button', { name: 'Add interval on Monday' }).click();
   await form.getByLabel('Monday interval 2 start').fill('16:00');
   await form.getByLabel('Monday interval 2 end').fill('24:00');
   await form.getByRole('button', { name: 'Create resource' }).click();
@@ -83,9 +83,9 @@ test('an admin sets up a resource and a service, books a free slot, loses a race
   await shoot(page, 'resource-form');
   await form.getByLabel('Monday interval 2 start').fill('17:00');
   await form.getByRole('button', { name: 'Copy to Tuesday–Friday' }).click();
-  await form.getByRole('button', { name: 'Add an interval on Saturday' }).click();
-  await form.getByRole('button', { name: 'Add an interval on Sunday' }).click();
-  await form.getByRole('button', { name: 'Add an interval on Sunday' }).click();
+  await form.getByRole('button', { name: 'Add interval on Saturday' }).click();
+  await form.getByRole('button', { name: 'Add interval on Sunday' }).click();
+  await form.getByRole('button', { name: 'Add interval on Sunday' }).click();
   await form.getByRole('button', { name: 'Remove Sunday interval 2' }).click();
   await form.getByRole('button', { name: 'Create resource' }).click();
 
@@ -157,7 +157,7 @@ test('an admin sets up a resource and a service, books a free slot, loses a race
   await expect(column.getByTestId(`time-off-${offs[0].id}`)).toContainText('Team lunch');
   await expect(column.getByTestId('working-hours').first()).toBeVisible();
   const slot = (hhmm: string) =>
-    column.getByRole('button', { name: new RegExp(`^Book .*${hhmm} on ${name}$`) });
+    column.getByRole('button', { name: new RegExp(`^${hhmm} free: book .* on ${name}$`) });
   await expect(slot('12:00')).toHaveCount(0); // time off
   await expect(slot('11:30')).toHaveCount(0); // would run into the time off
   await shoot(page, 'day');

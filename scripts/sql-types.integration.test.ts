@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClaimDeliveriesRow, claimDeliveries } from '@/server/runtime/deliveries/sql/claim-deliveries';
@@ -42,21 +41,6 @@ describe('typed SQL modules', () => {
     ]) {
       expect(paths).toContain(name);
     }
-  });
-
-  it('hold every raw SQL statement of server/webhooks (no inline $queryRaw, $executeRaw or Prisma.sql)', () => {
-    const inline: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (/\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) {
-          if (/\$(query|execute)Raw|Prisma\.sql/.test(readFileSync(full, 'utf8'))) inline.push(full);
-        }
-      }
-    };
-    walk('server/webhooks');
-    expect(inline).toEqual([]);
   });
 
   it.each(files.map((f) => [f.sqlPath, f] as const))(

@@ -2,13 +2,15 @@
 // scripts/lib/sql-types.ts). `--check` (part of `npm run lint`, so CI) writes nothing and fails when a
 // committed module is not what the .sql file and the migrations generate. The statements are
 // prepared on a throw-away embedded PostgreSQL with every migration applied, or on the migrated
-// database SQL_TYPES_DATABASE_URL names.
+// database SQL_TYPES_DATABASE_URL names. Either way it fails for a statement that reads or writes a
+// tenant's rows without naming the tenant (scripts/lib/sql-tenant-filter.ts).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
+import { tenantFilterProblems, tenantTables } from './lib/sql-tenant-filter';
 import { findSqlFiles, formatTypeScript, generateModule, SqlTypesError } from './lib/sql-types';
 
 const check = process.argv.includes('--check');
@@ -32,9 +34,15 @@ const files = findSqlFiles();
 const db = await database();
 const client = new pg.Client({ connectionString: db.url });
 let stale = 0;
+let unfiltered = 0;
 try {
   await client.connect();
+  const tenant = await tenantTables(client);
   for (const file of files) {
+    for (const problem of await tenantFilterProblems(client, file, tenant)) {
+      console.error(`${file.sqlPath} ${problem} (or say why it crosses tenants: -- @cross-tenant <why>)`);
+      unfiltered++;
+    }
     const code = formatTypeScript(await generateModule(client, file), file.modulePath);
     const current = existsSync(file.modulePath) ? readFileSync(file.modulePath, 'utf8') : null;
     if (current === code) continue;
@@ -56,6 +64,6 @@ try {
   await client.end();
   await db.stop();
 }
-if (stale > 0) process.exitCode = 1;
+if (stale > 0 || unfiltered > 0) process.exitCode = 1;
 else if (!process.exitCode)
   console.log(`${files.length} typed SQL modules ${check ? 'up to date' : 'generated'}`);

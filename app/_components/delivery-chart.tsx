@@ -2,8 +2,9 @@
 /**
  * Delivery attempts per hour (or day) as two recharts panels: succeeded/failed stacked bars, and
  * p50/p95 latency lines. Beside them, in text: the totals, and the non-empty buckets as a table
- * (for screen readers, and a summary anyone can read exactly). Sized by its container, so it reads
- * at 375 px too.
+ * (for screen readers, and a summary anyone can read exactly). The drawings are hidden from screen
+ * readers and so take no keyboard focus either (recharts' accessibility layer off). Sized by its
+ * container, so it reads at 375 px too.
  */
 import { useId } from 'react';
 import {
@@ -78,7 +79,11 @@ export function DeliveryChart({
           <figcaption className="mb-1 text-sm font-semibold">Attempts per {bucket}</figcaption>
           <div className="h-52 w-full" aria-hidden="true">
             <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+              <BarChart
+                data={rows}
+                margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+                accessibilityLayer={false}
+              >
                 <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#d9dee4" />
                 <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
                 <YAxis tick={axis} allowDecimals={false} width={40} />
@@ -94,7 +99,11 @@ export function DeliveryChart({
           <figcaption className="mb-1 text-sm font-semibold">Latency (ms)</figcaption>
           <div className="h-52 w-full" aria-hidden="true">
             <ResponsiveContainer width="100%" height="100%">
-              <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+              <LineChart
+                data={rows}
+                margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+                accessibilityLayer={false}
+              >
                 <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#d9dee4" />
                 <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
                 <YAxis tick={axis} width={48} />

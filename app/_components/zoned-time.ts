@@ -62,6 +62,17 @@ export function isPlainDate(value: string | null | undefined): value is PlainDat
 
 export { formatClock, formatDateTime } from '@/server/client-safe/time-format';
 
+/** "Tue 2 Mar 2027": the date of an instant in `zone`. */
+export function formatDay(ms: number | string, zone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(new Date(ms));
+}
+
 /** "Tue 2 Mar" (or with the year) of a local date, independent of any zone. */
 export function formatDate(date: PlainDateText, options: { year?: boolean; weekday?: boolean } = {}) {
   const d = Temporal.PlainDate.from(date);

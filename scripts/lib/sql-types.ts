@@ -9,6 +9,9 @@
 //   -- @param objectId?         … and one that may be null
 //   -- @not-null a, b           result columns that are never null though PostgreSQL cannot tell
 //                               (expressions: count(*), coalesce(…), a column cast to another type)
+//   -- @cross-tenant why        the statement reads or writes rows of many tenants by design (a
+//                               worker's claim, retention, a lookup that finds the tenant): exempt
+//                               from the tenant-filter check (./sql-tenant-filter.ts)
 // A result column that comes straight from a table column (through joins, CTEs and RETURNING) is
 // non-null when that column is NOT NULL, unless the statement has an outer join; any other column is
 // nullable unless tagged @not-null.
@@ -47,16 +50,18 @@ export function findSqlFiles(root = 'server'): SqlFile[] {
   return out.sort((a, b) => a.sqlPath.localeCompare(b.sqlPath));
 }
 
-interface Header {
+export interface Header {
   description: string[];
   params: Array<{ name: string; nullable: boolean }>;
   notNull: Set<string>;
+  /** Why the statement crosses tenants, when it does by design. */
+  crossTenant: string | null;
 }
 
 export class SqlTypesError extends Error {}
 
-function parseHeader(file: SqlFile): Header {
-  const header: Header = { description: [], params: [], notNull: new Set() };
+export function parseHeader(file: SqlFile): Header {
+  const header: Header = { description: [], params: [], notNull: new Set(), crossTenant: null };
   for (const line of file.source.split('\n')) {
     const comment = /^\s*--\s?(.*)$/.exec(line);
     if (!comment) break;
@@ -70,6 +75,9 @@ function parseHeader(file: SqlFile): Header {
       header.params.push({ name: param[1], nullable: param[2] === '?' });
     } else if (tag[1] === 'not-null') {
       for (const name of tag[2].split(',')) header.notNull.add(name.trim());
+    } else if (tag[1] === 'cross-tenant') {
+      if (!tag[2].trim()) throw new SqlTypesError(`${file.sqlPath}: @cross-tenant needs its reason`);
+      header.crossTenant = tag[2].trim();
     } else {
       throw new SqlTypesError(`${file.sqlPath}: unknown tag @${tag[1]}`);
     }

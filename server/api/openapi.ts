@@ -25,6 +25,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'rate_limited, with Retry-After',
   500: 'internal_error (request_id only, never internals)',
   502: 'payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable',
+  503: 'service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured)',
 };
 
 /** Conventions and the decisions taken where the public contract is silent (also in docs/decisions.md). */
@@ -76,14 +77,21 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
 
   for (const route of routes) {
     const hasBody = route.body !== undefined;
+    // What the pipeline (server/http/dispatch.ts) can answer on its own, on top of the route's errors.
     const statuses = new Set<number>([
       ...(route.errors ?? []),
       500,
-      // Public routes check X-Tenant-ID too when it is sent (400 tenant_header_invalid).
-      ...(route.auth === 'tenant' ? [400, 401, 403] : [400]),
-      ...(hasBody ? [400, 413, 415, 422] : []),
+      // The database out of reach, or a required setting missing: every route.
+      503,
+      // A query string holding what no input may (NUL, a lone surrogate) is refused on every route.
+      422,
+      // Public routes check X-Tenant-ID too when it is sent (400 tenant_header_invalid); a credential
+      // has its own request budget (429).
+      ...(route.auth === 'tenant' ? [400, 401, 403, 429] : [400]),
+      // A body is read (and so can be too large, of another media type, or malformed) whatever
+      // the method, but GET and DELETE, whether or not the operation takes one.
+      ...(route.method === 'GET' || route.method === 'DELETE' ? [] : [400, 413, 415]),
     ]);
-    if (route.query) statuses.add(422);
     if (route.method === 'POST' && route.auth === 'tenant') statuses.add(409);
     if (route.path.includes('{')) statuses.add(404);
 
@@ -91,7 +99,10 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     const responses: Record<string, object> = {};
     for (const [status, spec] of Object.entries(route.responses as Responses)) {
       responses[status] = spec.schema
-        ? { description: spec.description, content: { 'application/json': { schema: spec.schema } } }
+        ? {
+            description: spec.description,
+            content: { [spec.mediaType ?? 'application/json']: { schema: spec.schema } },
+          }
         : spec.stream
           ? {
               description: spec.description,
@@ -141,7 +152,12 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
           : {}),
         ...(route.query ? { query: route.query } : {}),
         ...(hasBody
-          ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
+          ? {
+              body: {
+                required: bodyRequired(route),
+                content: { 'application/json': { schema: route.body } },
+              },
+            }
           : {}),
       },
       responses,
@@ -162,6 +178,16 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     },
     servers: [{ url: '/' }],
   });
+}
+
+/**
+ * Whether a request must carry a body, as the pipeline decides it (server/http/dispatch.ts): a missing
+ * body is validated as `{}`, so a route whose schema takes `{}` (every field optional) accepts a POST
+ * without one. A route that reads its body raw (a signed webhook) always needs one.
+ */
+function bodyRequired(route: AnyRoute): boolean {
+  if (route.auth === 'public' && route.rawBody) return true;
+  return !(route.body as z.ZodType).safeParse({}).success;
 }
 
 const pascal = (type: string) =>

@@ -14,6 +14,7 @@ import { constantTimeEqual, sha256Hex } from '@/server/security/hashing';
 import { looksLikeApiKey, looksLikeSessionToken, parseApiKey, parseSessionToken } from './api-key-format';
 import { cachedCredential } from './credential-cache';
 import { verifyAccessToken } from './jwt';
+import { accessTokenMembership } from './sql/access-token-membership';
 import { findAssistantSession } from './sql/find-assistant-session';
 
 /**
@@ -135,10 +136,7 @@ async function authenticateAccessToken(token: string): Promise<Principal> {
       : Errors.unauthenticated('Invalid access token');
   const { tid: tenantId, sub: userId, iat } = result.claims;
   if (!isUuid(tenantId)) throw Errors.unauthenticated('Invalid access token');
-  const [membership] = await db().$queryRaw<{ role: Role; tokens_valid_after: Date | null }[]>`
-    select m.role, u.tokens_valid_after
-    from memberships m join users u on u.id = m.user_id
-    where m.tenant_id = ${tenantId}::uuid and m.user_id = ${userId}`;
+  const [membership] = await accessTokenMembership.rows(db(), tenantId, userId);
   if (!membership) throw Errors.unauthenticated('This user no longer belongs to the tenant');
   if (issuedBefore(iat, membership.tokens_valid_after))
     throw Errors.unauthenticated(

@@ -2,8 +2,10 @@
 // family that starts at login and ends 30 days later; each refresh spends the presented token and
 // mints its successor, and presenting a spent token again revokes the whole family (someone holds a
 // copy). Tokens are stored as SHA-256 hashes only.
+import { lockKey } from '@/server/db/advisory-lock';
 import { db, type Tx } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
+import { type CrossTenantUnit, crossTenant, transaction } from '@/server/db/unit-of-work';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { burnPasswordCheck, sha256Hex, verifyPassword } from '@/server/security/hashing';
@@ -107,8 +109,9 @@ export async function refresh(input: {
   // Spending the token, re-checking the membership and minting the successor happen in one
   // transaction holding the family's lock, and so does every revocation of the family: a reuse
   // detected by a concurrent refresh therefore always sees, and revokes, the winner's new token.
-  const outcome = await db().$transaction(async (tx) => {
-    await lockFamily(tx, token.familyId);
+  const outcome = await transaction(SESSIONS, async (unit) => {
+    const tx = await unit.orm();
+    await lockFamily(unit, token.familyId);
     const spent = await tx.refreshToken.updateMany({
       where: { id: token.id, rotatedAt: null, revokedAt: null },
       data: { rotatedAt: new Date() },
@@ -155,14 +158,18 @@ export async function logout(input: { refreshToken: string; tenantHeader: string
 }
 
 async function revokeFamily(familyId: string): Promise<void> {
-  await db().$transaction(async (tx) => {
-    await lockFamily(tx, familyId);
+  await transaction(SESSIONS, async (unit) => {
+    const tx = await unit.orm();
+    await lockFamily(unit, familyId);
     await revokeFamilyIn(tx, familyId);
   });
 }
 
-function lockFamily(tx: Tx, familyId: string) {
-  return tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`refresh-family:${familyId}`}, 0))`;
+/** A refresh token names its tenant only once it is found, by its hash, across tenants. */
+const SESSIONS = crossTenant('sign-in sessions: a refresh token is found by its hash');
+
+function lockFamily(tx: CrossTenantUnit, familyId: string) {
+  return lockKey(tx, `refresh-family:${familyId}`);
 }
 
 function revokeFamilyIn(tx: Tx, familyId: string) {

@@ -26,7 +26,8 @@ function createClient(url: string) {
 }
 
 export type Db = ReturnType<typeof createClient>;
-export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+/** The unscoped client inside a transaction (a cross-tenant unit of work's, ./unit-of-work.ts), without `$transaction`. */
+export type Tx = Omit<Parameters<Parameters<Db['$transaction']>[0]>[0], '$transaction'>;
 
 const holder = globalThis as unknown as { __switchboardDb?: { url: string; client: Db } };
 

@@ -2,6 +2,7 @@
 // secrets (a new API key, a webhook secret, an invitation link), so expired rows are deleted by a
 // periodic job (server/runtime/jobs.ts) instead of lingering until the same key is reused.
 import { maintenanceDb } from './maintenance';
+import { deleteExpiredIdempotencyKeys as deleteBatch } from './sql/delete-expired-idempotency-keys';
 
 const IDEMPOTENCY_RETENTION_BATCH = 500;
 
@@ -19,15 +20,7 @@ export async function deleteExpiredIdempotencyKeys(
   const stopAt = Date.now() + (options.budgetMs ?? 20_000);
   let deleted = 0;
   for (;;) {
-    const gone = await maintenanceDb().$executeRaw`
-      with doomed as (
-        select tenant_id, key from idempotency_keys
-        where expires_at <= now()
-        order by expires_at
-        limit ${batch}
-        for update skip locked
-      )
-      delete from idempotency_keys k using doomed d where k.tenant_id = d.tenant_id and k.key = d.key`;
+    const gone = await deleteBatch.execute(maintenanceDb(), batch);
     deleted += gone;
     if (gone < batch || Date.now() >= stopAt) return deleted;
   }

@@ -1,5 +1,5 @@
-// The raw pg pool for the parts that speak SQL themselves (rate limiter, job queue, the hot writes of
-// ./sql-transaction.ts).
+// The raw pg pool for the parts that speak SQL themselves (rate limiter, the delivery worker's
+// claims, and the units of work that begin with a typed statement, ./unit-of-work.ts).
 import pg from 'pg';
 import { databaseUrl, poolSize } from './client';
 import { statementName } from './statement-names';
@@ -32,12 +32,13 @@ export async function closePgPool(): Promise<void> {
 }
 
 /**
- * Runs `work` in a transaction on a client of `pool`. A checked-out client has no error listener
+ * Runs `work` in a transaction on a client of `pool`: the `pg`-level primitive under
+ * ./unit-of-work.ts, and the delivery worker's claim on its own pool (operations use `transaction()`). A checked-out client has no error listener
  * of its own (pg-pool removes its idle one), so a connection the server drops between two
  * statements would be an uncaught 'error' event that ends the process: one is attached while the
  * client is out, and a client that failed is destroyed rather than returned to the pool.
  */
-export async function inTransaction<T>(
+export async function pgTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {

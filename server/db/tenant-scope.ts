@@ -6,7 +6,8 @@ import { isUuid } from '@/server/lib/ids';
 import { type Db, db } from './client';
 import { Prisma } from './generated/client';
 
-const TENANT_MODELS = new Set<string>([
+/** The models that belong to a tenant (each has its tenant_id; raw SQL on their tables names it too). */
+export const TENANT_MODELS = new Set<string>([
   'Membership',
   'ApiKey',
   'RefreshToken',
@@ -112,4 +113,9 @@ export function forTenant(tenantId: string): TenantDb {
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return client;
 }
-export type TenantTx = Parameters<Parameters<TenantDb['$transaction']>[0]>[0];
+/**
+ * The tenant's client inside a transaction, and what an operation context's `db` is: without
+ * `$transaction` (Prisma's transaction client keeps one, which would nest a second transaction), since
+ * a transaction is a unit of work (./unit-of-work.ts).
+ */
+export type TenantTx = Omit<Parameters<Parameters<TenantDb['$transaction']>[0]>[0], '$transaction'>;

@@ -1,12 +1,13 @@
 // Raw SQL kept in `.sql` files, with types generated from the database itself (scripts/sql-types.ts
 // prepares each file against a migrated database and writes `<name>.ts` beside it). The generated
 // module calls `typedSql` with the statement, its parameters' and result row's types and its
-// columns; callers run it through Prisma, a `pg` pool or a SQL transaction (./sql-transaction.ts)
-// without writing a type by hand. Raw SQL is not tenant-scoped by the Prisma extension: every such
-// statement names the tenant itself.
+// columns; callers run it in a unit of work (./unit-of-work.ts), through a Prisma client on its own,
+// or on a `pg` pool, without writing a type by hand. Raw SQL is not tenant-scoped by the Prisma
+// extension: every statement on a tenant's rows names the tenant itself, or says in its header why it
+// crosses tenants (`@cross-tenant`; checked by scripts/lib/sql-tenant-filter.ts).
 import type pg from 'pg';
-import { isSqlTx, type SqlTx } from './sql-transaction';
 import { statementName } from './statement-names';
+import { type CrossTenantUnit, isUnitOfWork, runStatement, type UnitOfWork } from './unit-of-work';
 
 /** Prisma's raw entry points (the client, a tenant scope, or a transaction of either). */
 export interface RawQueryable {
@@ -14,8 +15,8 @@ export interface RawQueryable {
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
 }
 
-/** Where `rows` and `execute` run: through Prisma, or as a prepared statement in a SQL transaction. */
-export type Queryable = RawQueryable | SqlTx;
+/** Where `rows` and `execute` run: in a unit of work, or on its own through a Prisma client. */
+export type Queryable = UnitOfWork | CrossTenantUnit | RawQueryable;
 
 export interface TypedSql<P extends readonly unknown[], R> {
   /** The file's name (`load-delivery`), and the prepared statement's name when one is used. */
@@ -23,7 +24,7 @@ export interface TypedSql<P extends readonly unknown[], R> {
   readonly text: string;
   /** The result columns, in order (empty for a statement that returns none). */
   readonly columns: readonly (keyof R & string)[];
-  /** The rows, through Prisma or in a SQL transaction. */
+  /** The rows, in a unit of work or through a Prisma client. */
   rows(db: Queryable, ...values: P): Promise<R[]>;
   /** How many rows the statement changed (for statements without result columns). */
   execute(db: Queryable, ...values: P): Promise<number>;
@@ -48,15 +49,16 @@ export function typedSql<P extends readonly unknown[], R>(statement: {
       values: [...values],
     });
   };
+  const prepared = { text: statement.text, preparedName };
   return {
     ...statement,
     rows: async (db, ...values) =>
-      isSqlTx(db)
-        ? (await query(db.client, values, true)).rows
+      isUnitOfWork(db)
+        ? ((await runStatement(db, prepared, [...values], 'rows')).rows as R[])
         : db.$queryRawUnsafe<R[]>(statement.text, ...values),
     execute: async (db, ...values) =>
-      isSqlTx(db)
-        ? ((await query(db.client, values, true)).rowCount ?? 0)
+      isUnitOfWork(db)
+        ? (await runStatement(db, prepared, [...values], 'count')).count
         : db.$executeRawUnsafe(statement.text, ...values),
     pgRows: async (client, values, options = {}) =>
       (await query(client, values, options.prepared ?? false)).rows,

@@ -3,11 +3,12 @@
 // and background jobs as the system). An operation (what a transport, a job or another area calls to
 // act for one tenant) takes `(ctx, input)`, never a loose `db`/`tenantId`. Only two kinds of code
 // name a tenant without a context: a helper running inside an operation's transaction gets that
-// transaction (`TenantTx`) and, where its raw SQL writes rows, the tenant id (`recordEvent`); and a
-// cross-tenant pass (the delivery engines, retention, the periodic jobs) finds rows of many tenants
-// and builds `operationContext(tenantId, SYSTEM_ACTOR)` before it acts for one of them.
+// unit of work (`UnitOfWork`, which knows its tenant); and a cross-tenant pass (the delivery
+// engines, retention, the periodic jobs) finds rows of many tenants and builds
+// `operationContext(tenantId, SYSTEM_ACTOR)` before it acts for one of them.
 import type { Permission } from '@/server/client-safe/permissions';
-import { forTenant, type TenantDb } from '@/server/db/tenant-scope';
+import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 
 /**
  * Who caused a change: a signed-in person, an API key, an AI assistant through an assistant session
@@ -31,8 +32,15 @@ export interface ActingFor {
 }
 
 export interface OperationContext {
-  db: TenantDb;
+  /**
+   * The tenant's client, for reads and single writes; inside a unit of work (`tx`), that unit's
+   * Prisma transaction. It has no `$transaction`: a transaction is `transaction(ctx, work)`
+   * (server/db/unit-of-work.ts).
+   */
+  db: TenantTx;
   tenantId: string;
+  /** The unit of work this operation runs inside (see `inUnit`): `transaction(ctx, …)` joins it. */
+  tx?: UnitOfWork;
   actor: Actor;
   /** The caller's address (server/http/client-address.ts), recorded in the audit log; none for the system. */
   clientAddress?: string;
@@ -61,4 +69,12 @@ export const SYSTEM_ACTOR: Actor = { type: 'system' };
 
 export function operationContext(tenantId: string, actor: Actor, clientAddress?: string): OperationContext {
   return { db: forTenant(tenantId), tenantId, actor, ...(clientAddress ? { clientAddress } : {}) };
+}
+
+/**
+ * The context for operations called inside the unit `tx`: their `transaction(ctx, …)` joins it and
+ * their `ctx.db` is its Prisma transaction (which this begins, when nothing ran in `tx` yet).
+ */
+export async function inUnit(ctx: OperationContext, tx: UnitOfWork): Promise<OperationContext> {
+  return { ...ctx, db: await tx.orm(), tx };
 }

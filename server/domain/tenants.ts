@@ -1,9 +1,10 @@
 // Operator actions (CLI and demo seed): tenants and users across tenants. A person has one user
 // record and may belong to several tenants: naming an existing email adds a membership, but only
 // with that user's current password, so nobody can take over an account by knowing its email.
-import { db, type Tx } from '@/server/db/client';
+import { db } from '@/server/db/client';
 import { Prisma } from '@/server/db/generated/client';
 import type { Role } from '@/server/db/generated/enums';
+import { type CrossTenantUnit, crossTenant, transaction } from '@/server/db/unit-of-work';
 import { newId } from '@/server/lib/ids';
 import { hashPassword, verifyPassword } from '@/server/security/hashing';
 import { issueApiKey } from './api-keys/issue-api-key';
@@ -11,7 +12,14 @@ import { addMembership } from './members/add-membership';
 
 export class DomainConflictError extends Error {}
 
-async function findOrCreateUser(tx: Tx, input: { email: string; password: string; name?: string }) {
+/** Operator actions span tenants: a person is one user in every tenant. */
+const OPERATOR = crossTenant('tenants and users across tenants (operator CLI and seed)');
+
+async function findOrCreateUser(
+  unit: CrossTenantUnit,
+  input: { email: string; password: string; name?: string },
+) {
+  const tx = await unit.orm();
   const email = input.email.trim().toLowerCase();
   const existing = await tx.user.findUnique({ where: { email } });
   if (existing) {
@@ -36,20 +44,18 @@ export async function createTenantWithAdmin(input: {
   adminPassword: string;
   adminName?: string;
 }) {
-  return db().$transaction(
-    async (tx) => {
-      const tenant = await tx.tenant.create({ data: { name: input.name } });
-      const user = await findOrCreateUser(tx, {
-        email: input.adminEmail,
-        password: input.adminPassword,
-        name: input.adminName,
-      });
-      await addMembership(tx, { tenantId: tenant.id, userId: user.id, role: 'admin' });
-      const apiKey = await issueApiKey(tx, { tenantId: tenant.id, name: 'Initial key' });
-      return { tenantId: tenant.id, userId: user.id, apiKey: apiKey.key, apiKeyId: apiKey.id };
-    },
-    { timeout: 15_000 },
-  );
+  return transaction(OPERATOR, async (unit) => {
+    const tx = await unit.orm();
+    const tenant = await tx.tenant.create({ data: { name: input.name } });
+    const user = await findOrCreateUser(unit, {
+      email: input.adminEmail,
+      password: input.adminPassword,
+      name: input.adminName,
+    });
+    await addMembership(unit, { tenantId: tenant.id, userId: user.id, role: 'admin' });
+    const apiKey = await issueApiKey(tx, { tenantId: tenant.id, name: 'Initial key' });
+    return { tenantId: tenant.id, userId: user.id, apiKey: apiKey.key, apiKeyId: apiKey.id };
+  });
 }
 
 export async function createUser(input: {
@@ -62,14 +68,11 @@ export async function createUser(input: {
   const tenant = await db().tenant.findUnique({ where: { id: input.tenantId } });
   if (!tenant) throw new DomainConflictError(`No tenant ${input.tenantId}`);
   try {
-    return await db().$transaction(
-      async (tx) => {
-        const user = await findOrCreateUser(tx, input);
-        await addMembership(tx, { tenantId: input.tenantId, userId: user.id, role: input.role });
-        return { userId: user.id };
-      },
-      { timeout: 15_000 },
-    );
+    return await transaction(OPERATOR, async (unit) => {
+      const user = await findOrCreateUser(unit, input);
+      await addMembership(unit, { tenantId: input.tenantId, userId: user.id, role: input.role });
+      return { userId: user.id };
+    });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw new DomainConflictError(`${input.email} is already a member of tenant ${input.tenantId}`);

@@ -5,6 +5,7 @@
 // maintenance pass); safe on several instances at once (SKIP LOCKED keeps their batches apart).
 import { settings } from '@/server/config/settings';
 import { maintenanceDb } from '@/server/db/maintenance';
+import { deleteExpiredEvents as deleteBatch } from './sql/delete-expired-events';
 
 const RETENTION_BATCH = 500;
 
@@ -24,18 +25,7 @@ export async function deleteExpiredEvents(options: RetentionOptions = {}): Promi
   const stopAt = Date.now() + (options.budgetMs ?? 30_000);
   let deleted = 0;
   for (;;) {
-    // `= any (array(…))`: a key lookup in any plan; `in (select …)` planned generically (the statement
-    // is named, server/db/statement-names.ts) scanned the whole table.
-    const gone = await maintenanceDb().$executeRaw`
-      with doomed as (
-        select e.id from events e
-        where e.created_at < now() - make_interval(days => ${days}::int)
-          and not exists (select 1 from deliveries d where d.event_id = e.id and d.status = 'pending')
-        order by e.created_at
-        limit ${batch}
-        for update skip locked
-      )
-      delete from events where id = any (array(select id from doomed))`;
+    const gone = await deleteBatch.execute(maintenanceDb(), days, batch);
     deleted += gone;
     if (gone < batch || Date.now() >= stopAt) return deleted;
   }

@@ -11,12 +11,12 @@ import { validate } from '@/server/lib/validate';
 import { logger } from '@/server/log';
 import { observeHttpRequest } from '@/server/metrics/registry';
 import { assertWithinApiRateLimit } from './api-rate-limit';
-import { parseJsonBody, readBodyText } from './body';
+import { isJsonContentType, parseJsonBody, readBodyText } from './body';
 import { clientAddressOf } from './client-address';
 import { HttpErrors } from './errors';
 import { withIdempotency } from './idempotency';
 import { internalErrorResponse, problemResponse } from './problem';
-import type { AnyRoute, ApiResult, BaseContext } from './route';
+import type { AnyRoute, ApiResult, BaseContext, Responses } from './route';
 import { withSecurityHeaders } from './security-headers';
 
 export const API_PREFIX = '/api/v1';
@@ -132,7 +132,7 @@ function toResponse(result: ApiResult, requestId: string): Response {
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
   if (result.body instanceof ReadableStream)
     return new Response(result.body, { status: result.status, headers });
-  // A route that names a text type sends its string as is (the WhatsApp verification echo).
+  // A route that declares a text media type sends its string as is (the calendar feed, the WhatsApp echo).
   if (typeof result.body === 'string' && result.headers?.['Content-Type']?.startsWith('text/')) {
     return new Response(result.body, { status: result.status, headers });
   }
@@ -185,7 +185,7 @@ async function dispatch(
 
   if (route.auth === 'public') {
     const input = await readInput(route, request, url, Boolean(route.rawBody));
-    return route.handler({ ...base, ...input, params });
+    return withDeclaredMediaType(route, await route.handler({ ...base, ...input, params }));
   }
 
   const principal = entry.session
@@ -208,7 +208,8 @@ async function dispatch(
     ...(idempotencyKey !== null ? { requestKey: idempotencyKey } : {}),
   };
   const http = route.restOnly ? { http: { request, requestId, principal } } : {};
-  const run = () => route.handler({ ctx, body, query, params, ...http });
+  const run = async () =>
+    withDeclaredMediaType(route, await route.handler({ ctx, body, query, params, ...http }));
 
   if (idempotencyKey !== null) {
     const credential = ctx.actor.type === 'system' ? 'system' : `${ctx.actor.type}:${ctx.actor.id}`;
@@ -221,6 +222,13 @@ async function dispatch(
   return run();
 }
 
+/** A text answer goes out with the media type its route declares for that status (as the document says). */
+function withDeclaredMediaType(route: AnyRoute, result: ApiResult): ApiResult {
+  const mediaType = (route.responses as Responses)[result.status]?.mediaType;
+  if (!mediaType) return result;
+  return { ...result, headers: { ...result.headers, 'Content-Type': mediaType } };
+}
+
 /**
  * Body (413/415/400/422) and query (422) of a request; `keepRaw` leaves the body unparsed for
  * signature checks.
@@ -229,7 +237,12 @@ async function readInput(route: AnyRoute, request: Request, url: URL, keepRaw: b
   const method = request.method.toUpperCase();
   const rawBody = method === 'GET' || method === 'DELETE' ? '' : await readBodyText(request);
   let body: unknown;
-  if (!keepRaw) {
+  if (keepRaw) {
+    // A signed webhook is read as bytes, but it is JSON like every body (415 otherwise).
+    if (rawBody.length > 0 && !isJsonContentType(request.headers.get('content-type'))) {
+      throw HttpErrors.unsupportedMediaType();
+    }
+  } else {
     const parsed = parseJsonBody(rawBody, request.headers.get('content-type'));
     assertSafeInput(parsed);
     body = route.body ? validate(route.body, parsed ?? {}) : undefined;

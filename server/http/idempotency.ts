@@ -6,7 +6,7 @@
 // client can retry. Stored answers can hold one-time secrets (a new API key, a webhook secret, an
 // invitation link; encrypted): a periodic job deletes them once expired (server/db/idempotency-retention.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TenantDb } from '@/server/db/tenant-scope';
+import type { TenantTx } from '@/server/db/tenant-scope';
 import { AppError, type ErrorCode, Errors, type FieldError, isErrorCode } from '@/server/lib/errors';
 import { sha256Hex } from '@/server/security/hashing';
 import { decryptSecret, encryptSecret } from '@/server/security/secret-box';
@@ -18,7 +18,7 @@ const WAIT_FOR_FIRST_MS = 10_000;
 const MAX_KEY_LENGTH = 255;
 
 interface Input {
-  db: TenantDb;
+  db: TenantTx;
   tenantId: string;
   /** Who sends this request (`api_key:<id>` / `user:<id>`). */
   credential: string;

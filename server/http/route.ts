@@ -14,6 +14,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /**
+   * The media type of a text answer (a string schema), e.g. `text/calendar; charset=utf-8`: the
+   * pipeline sends the string as is with this Content-Type, and the document declares the same.
+   * Without it a schema's answer is `application/json`.
+   */
+  mediaType?: `text/${string}`;
   /** The body is a file streamed as is (documented as binary), not JSON. */
   stream?: true;
 }

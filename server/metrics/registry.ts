@@ -4,6 +4,7 @@
 // read from the database at scrape time, so it is right however many processes deliver.
 import client from 'prom-client';
 import { db } from '@/server/db/client';
+import { pendingDeliveries } from './sql/pending-deliveries';
 
 interface Metrics {
   registry: client.Registry;
@@ -56,8 +57,7 @@ function create(): Metrics {
     registers: [registry],
     async collect() {
       // Every tenant's (an operator's figure, never labelled by tenant): the worker's claim index.
-      const [row] = await db().$queryRaw<{ n: number }[]>`
-        select count(*)::int as n from deliveries where status = 'pending'`;
+      const [row] = await pendingDeliveries.rows(db());
       this.set(row.n);
     },
   });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directDatabaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
-import type { Queryable } from '@/server/db/typed-sql';
+import { transaction } from '@/server/db/unit-of-work';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { createTestTenant, type TestTenant } from '@/test/support/helpers';
@@ -34,9 +34,8 @@ async function wakeUpsBy(run: () => Promise<unknown>): Promise<number> {
 describe('planTimers', () => {
   const db = () => forTenant(tenant.tenantId);
   const plan = (dueAt: Date | null) => () =>
-    db().$transaction((tx) =>
+    transaction(tenant, (tx) =>
       planTimers(tx, {
-        tenantId: tenant.tenantId,
         subjectId: 'bkg_plan_subject',
         kinds: ['booking.hold'],
         plans: dueAt ? [{ kind: 'booking.hold', dueAt }] : [],
@@ -58,14 +57,10 @@ describe('planTimers', () => {
   });
 
   it('runs no statement for a subject created in the transaction with nothing to plan', async () => {
-    const refuse = () => Promise.reject(new Error('no statement expected'));
-    const tx = { $queryRawUnsafe: refuse, $executeRawUnsafe: refuse } as unknown as Queryable;
-    await planTimers(tx, {
-      tenantId: tenant.tenantId,
-      subjectId: 'bkg_new',
-      kinds: ['booking.hold'],
-      plans: [],
-      newSubject: true,
+    await transaction(tenant, async (tx) => {
+      await planTimers(tx, { subjectId: 'bkg_new', kinds: ['booking.hold'], plans: [], newSubject: true });
+      // A statement would have begun the unit as a pg transaction, and Prisma's could not begin now.
+      await tx.orm();
     });
   });
 

@@ -4,9 +4,10 @@
 // not at all, and a NOTIFY (delivered on commit) wakes the engine (worker.ts, or the Inngest relay).
 // Re-planning a timer to another time bumps its generation and re-arms it; a timer whose plan is
 // gone is deleted, so a cancelled or moved booking never fires for its old time.
-import type { TenantTx } from '@/server/db/tenant-scope';
-import type { Queryable } from '@/server/db/typed-sql';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import { newId } from '@/server/lib/ids';
+import { markTimerFired } from './sql/mark-timer-fired';
+import { replanTimer as replanTimerSql } from './sql/replan-timer';
 import { setTimers } from './sql/set-timers';
 
 export const TIMER_CHANNEL = 'switchboard_timers';
@@ -28,9 +29,6 @@ export interface TimerPlan {
   dueAt: Date;
 }
 
-/** Anything that runs raw SQL in the caller's transaction. */
-type Sql = Pick<TenantTx, '$executeRaw'>;
-
 /**
  * Makes the timers of `kinds` for one subject exactly `plans`: missing ones are created, moved ones
  * re-armed (new due time, generation + 1, not fired), unchanged ones left alone (a fired one stays
@@ -39,9 +37,8 @@ type Sql = Pick<TenantTx, '$executeRaw'>;
  * subject was created in this transaction, so it has no timers yet and an empty plan is nothing to do.
  */
 export async function planTimers(
-  tx: Queryable,
+  tx: UnitOfWork,
   input: {
-    tenantId: string;
     subjectId: string;
     kinds: TimerKind[];
     plans: TimerPlan[];
@@ -52,7 +49,7 @@ export async function planTimers(
   if (input.newSubject && plans.length === 0) return;
   await setTimers.rows(
     tx,
-    input.tenantId,
+    tx.tenantId,
     input.subjectId,
     input.kinds,
     plans.map((p) => `${p.kind}|${p.key ?? ''}`),
@@ -68,12 +65,8 @@ export async function planTimers(
  * Moves one timer to `dueAt` from inside its own firing (a conversation timer that woke before the
  * configured moment): the timer is re-armed with a new generation.
  */
-export async function replanTimer(tx: Sql, input: { id: string; dueAt: Date }): Promise<void> {
-  await tx.$executeRaw`with moved as (
-      update timers set due_at = ${input.dueAt.toISOString()}::timestamptz, generation = generation + 1,
-        fired_at = null, locked_until = null, dispatched_generation = null, updated_at = now()
-      where id = ${input.id}
-    ) select pg_notify(${TIMER_CHANNEL}::text, '')`;
+export async function replanTimer(tx: UnitOfWork, input: { id: string; dueAt: Date }): Promise<void> {
+  await replanTimerSql.rows(tx, tx.tenantId, input.id, input.dueAt, TIMER_CHANNEL);
 }
 
 /** A timer as its handler gets it. */
@@ -92,9 +85,9 @@ export interface DueTimer {
  * (the row lock serialises racers; a re-planned or deleted timer matches nothing). The handler's
  * effect commits with this mark or not at all, which makes every timer fire once.
  */
-export async function markFired(tx: Sql, timer: Pick<DueTimer, 'id' | 'generation'>): Promise<boolean> {
-  const count =
-    await tx.$executeRaw`update timers set fired_at = now(), locked_until = null, updated_at = now()
-    where id = ${timer.id} and generation = ${timer.generation} and fired_at is null`;
-  return count === 1;
+export async function markFired(
+  tx: UnitOfWork,
+  timer: Pick<DueTimer, 'id' | 'generation'>,
+): Promise<boolean> {
+  return (await markTimerFired.execute(tx, tx.tenantId, timer.id, timer.generation)) === 1;
 }

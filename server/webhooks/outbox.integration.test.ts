@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPE_NAMES, type EventType, subscriptionMatches } from '@/server/client-safe/event-catalog';
 import { directDatabaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleEnvelope, exampleObject } from '@/server/events/payloads';
 import { holdDelivery } from '@/test/support/domain-fixtures';
@@ -44,7 +45,7 @@ async function notified(run: () => Promise<unknown>): Promise<number> {
 
 const ctx = () => operationContext(tenant.tenantId, SYSTEM_ACTOR);
 const record = (id: string) =>
-  forTenant(tenant.tenantId).$transaction((tx) =>
+  transaction({ tenantId: tenant.tenantId }, (tx) =>
     recordEvent(tx, {
       tenantId: tenant.tenantId,
       type: 'booking.created',
@@ -76,7 +77,7 @@ describe('the hand-over', () => {
     const count = await db.delivery.count();
     expect(
       await notified(() =>
-        db.$transaction(async (tx) => {
+        transaction({ tenantId: tenant.tenantId }, async (tx) => {
           await recordEvent(tx, {
             tenantId: tenant.tenantId,
             type: 'booking.created',
@@ -156,7 +157,7 @@ describe('the endpoints an event goes to', () => {
     });
     const about = endpoints[0].id;
     for (const type of EVENT_TYPE_NAMES as EventType[]) {
-      const event = await forTenant(other.tenantId).$transaction((tx) =>
+      const event = await transaction({ tenantId: other.tenantId }, (tx) =>
         recordEvent(tx, {
           tenantId: other.tenantId,
           type,
@@ -179,7 +180,7 @@ describe('the endpoints an event goes to', () => {
     const mctx = operationContext(many.tenantId, SYSTEM_ACTOR);
     for (let i = 0; i < 20; i++)
       await createEndpoint(mctx, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
-    const event = await forTenant(many.tenantId).$transaction((tx) =>
+    const event = await transaction({ tenantId: many.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: many.tenantId,
         type: 'booking.created',

@@ -1,12 +1,11 @@
-// The transactional outbox. Call inside the same transaction as the change the event describes (a
-// Prisma transaction, or a SQL transaction of server/db/sql-transaction.ts for the hot writes): the
-// event row, one delivery row per matching active endpoint and the hand-over (./hand-over.ts: the
+// The transactional outbox. Call in the unit of work of the change the event describes
+// (server/db/unit-of-work.ts, a transaction of either kind): the event row, one delivery row per matching active endpoint and the hand-over (./hand-over.ts: the
 // rows plus a NOTIFY) commit with the change or not at all, in one statement (./sql/insert-event.sql). The outbox does not know which engine
 // runs the deliveries: each engine reads the rows itself, so nothing committed can be stranded.
 
 import { type EventType, objectIdOf } from '@/server/client-safe/event-catalog';
-import type { WriteTx } from '@/server/db/sql-transaction';
-import type { TenantTx } from '@/server/db/tenant-scope';
+import { TenantScopeError } from '@/server/db/tenant-scope';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import type { EventEnvelope } from '@/server/events/envelope';
 import { type EventObject, type EventPrevious, validatePayload } from '@/server/events/payloads';
 import { newId } from '@/server/lib/ids';
@@ -14,9 +13,6 @@ import { currentTraceparent } from '@/server/lib/tracing';
 import { DELIVERIES_CHANNEL } from './hand-over';
 import { insertDeliveries } from './sql/insert-deliveries';
 import { insertEvent } from './sql/insert-event';
-
-/** The transaction an event is written in: the change's own, of either kind. */
-export type OutboxTx = WriteTx;
 
 /** One event: its type, and its object (and previous) of that type's schema (payloads.ts). */
 export interface RecordEventInput<K extends EventType> {
@@ -35,7 +31,7 @@ export interface RecordEventInput<K extends EventType> {
  * which rolls the caller's transaction back).
  */
 export async function recordEvent<K extends EventType>(
-  tx: OutboxTx,
+  tx: UnitOfWork,
   input: RecordEventInput<K>,
 ): Promise<EventEnvelope<EventObject<K>>> {
   // A test event goes only where the test action sends it (recordEventFor), never to subscribers.
@@ -44,7 +40,7 @@ export async function recordEvent<K extends EventType>(
 
 /** Writes the event and its deliveries to exactly `endpointIds` (the test action uses one endpoint). */
 export function recordEventFor<K extends EventType>(
-  tx: OutboxTx,
+  tx: UnitOfWork,
   input: RecordEventInput<K>,
   endpointIds: string[],
 ) {
@@ -59,10 +55,14 @@ export function recordEventFor<K extends EventType>(
 const IDS_AHEAD = 16;
 
 async function writeEvent<K extends EventType>(
-  tx: OutboxTx,
+  tx: UnitOfWork,
   input: RecordEventInput<K>,
   endpointIds: string[] | null,
 ) {
+  if (input.tenantId !== tx.tenantId)
+    throw new TenantScopeError(
+      `an event of tenant ${input.tenantId} in tenant ${tx.tenantId}'s unit of work`,
+    );
   const data = validatePayload(input.type, input.object, input.previous);
   const id = newId('event');
   const createdAt = new Date();
@@ -114,8 +114,8 @@ export interface NewDeliveries {
   resendOfId?: string;
 }
 
-/** Delivery rows for one existing event (a resend) and their hand-over, inside the caller's transaction. */
-export async function createDeliveries(tx: TenantTx, input: NewDeliveries): Promise<string[]> {
+/** Delivery rows for one existing event (a resend) and their hand-over, in the caller's unit of work. */
+export async function createDeliveries(tx: UnitOfWork, input: NewDeliveries): Promise<string[]> {
   const ids = input.endpointIds.map(() => newId('delivery'));
   if (ids.length === 0) return [];
   await insertDeliveries.execute(

@@ -3,6 +3,7 @@
 // events reach endpoints subscribed to booking.*.
 import { describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { expireHeldBooking } from '@/server/domain/bookings/expire-hold';
 import { confirmExpiredBooking } from '@/server/domain/bookings/transition';
 import { AppError } from '@/server/lib/errors';
@@ -58,8 +59,8 @@ describe('expired is final, except for a late payment while the slot is still fr
     const s = await givenService(a.admin, [r.id]);
     const start = utc(dayFromNow(4), '10:00');
     const booking = await expiredBooking(s.id, start);
-    const confirmed = await forTenant(a.tenantId).$transaction((tx) =>
-      confirmExpiredBooking(tx, a.tenantId, { id: booking.id }),
+    const confirmed = await transaction({ tenantId: a.tenantId }, (tx) =>
+      confirmExpiredBooking(tx, { id: booking.id }),
     );
     expect(confirmed.status).toBe('confirmed');
     expect(await eventsOf(a.tenantId, { type: 'booking.confirmed', objectId: booking.id })).toHaveLength(1);
@@ -77,9 +78,9 @@ describe('expired is final, except for a late payment while the slot is still fr
     const start = utc(dayFromNow(5), '10:00');
     const booking = await expiredBooking(s.id, start);
     expect((await a.agent('POST', '/bookings', { body: serviceBooking(s.id, start) })).status).toBe(201);
-    const outcome = await forTenant(a.tenantId)
-      .$transaction((tx) => confirmExpiredBooking(tx, a.tenantId, { id: booking.id }))
-      .catch((error: unknown) => error);
+    const outcome = await transaction({ tenantId: a.tenantId }, (tx) =>
+      confirmExpiredBooking(tx, { id: booking.id }),
+    ).catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(AppError);
     expect((outcome as AppError).code).toBe('slot_unavailable');
     expect((await a.agent('GET', `/bookings/${booking.id}`)).body.status).toBe('expired');

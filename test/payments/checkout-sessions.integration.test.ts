@@ -3,6 +3,7 @@
 // nothing stored when Stripe is not connected or not reachable, and the session withdrawn when a hold
 // runs out or the booking is not stored.
 import { describe, expect, it } from 'vitest';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import {
   abandonCheckout,
@@ -74,7 +75,7 @@ describe('creating the Checkout Session of a payment', () => {
     // Nothing is stored until the booking's transaction records it.
     expect(await paymentsOf(t)).toEqual([]);
 
-    const payment = await system(t).db.$transaction((tx) => recordCheckoutPayment(tx, t.tenantId, prepared));
+    const payment = await transaction(system(t), (tx) => recordCheckoutPayment(tx, prepared));
     expect(payment).toMatchObject({
       id: prepared.paymentId,
       booking_id: booking.id,

@@ -11,6 +11,7 @@ import { signAccessToken } from '@/server/auth/jwt';
 import { authenticate } from '@/server/auth/principal';
 import { db } from '@/server/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/server/db/idempotency-retention';
+import { transaction } from '@/server/db/unit-of-work';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { listBookings } from '@/server/domain/bookings/list-bookings';
 import { BookingListQuery } from '@/server/domain/bookings/schemas';
@@ -256,7 +257,7 @@ const HOT: [string, () => Promise<Statement[]>][] = [
     "the outbox's active endpoints of a tenant (every write that emits an event)",
     async () =>
       captured(() =>
-        ctx.db.$transaction((tx) =>
+        transaction({ tenantId: tenant.tenantId }, (tx) =>
           recordEvent(tx, {
             tenantId: tenant.tenantId,
             type: 'booking.confirmed',

@@ -1,63 +1,38 @@
-// Every REST answer the integration suite sees is checked against the route's declared response
-// schema (or the problem schema for errors), so a handler whose body drifts from what the OpenAPI
-// document promises fails a test: undeclared statuses, missing or mistyped fields, extra fields.
-import type { z } from 'zod';
-import { routes } from '@/server/api/routes';
-import { Problem } from '@/server/api/schemas/common';
-import { compileRoutes } from '@/server/http/dispatch';
+// Every REST exchange the integration suite makes is checked against the OpenAPI document
+// (test/openapi-conformance.ts): the test API server checks each one as it answers, and a caller
+// that holds the answer asks here for its verdict, so a drift fails the test at the call, naming
+// the operation, the status and the schema error. An answer from a server in another process (no
+// verdict recorded here) is checked on the spot from what the caller saw.
+import { checkExchange, type Exchange } from './openapi-conformance';
+import { claimVerdicts, countFailure, describeVerdict, recordVerdict } from './openapi-ledger';
 
-const table = compileRoutes(routes);
+export class ConformanceError extends Error {
+  override name = 'ConformanceError';
+}
 
-export function assertResponseMatchesContract(
-  method: string,
-  path: string,
-  status: number,
-  contentType: string | null,
-  body: unknown,
+/**
+ * Throws when the exchange answered with `requestId` does not match the document. `hostile`: the
+ * request was made up to be bad (the fuzz test), so a body sent to an operation that takes none,
+ * which the server ignores, is no finding; everything else still is.
+ */
+export function assertExchangeConforms(
+  requestId: string | null,
+  exchange: () => Exchange,
+  options: { hostile?: boolean } = {},
 ): void {
-  const where = `${method} ${path} → ${status}`;
-  if (contentType?.startsWith('application/problem+json') || status >= 400) {
-    if (!contentType?.startsWith('application/problem+json')) {
-      throw new Error(`${where}: an error answer must be application/problem+json, got ${contentType}`);
+  let verdicts = claimVerdicts(requestId);
+  if (!verdicts) {
+    const verdict = checkExchange(exchange());
+    recordVerdict(requestId, verdict);
+    verdicts = claimVerdicts(requestId) ?? [verdict];
+  }
+  for (const verdict of verdicts) {
+    const problems = options.hostile
+      ? verdict.problems.filter((problem) => problem !== verdict.undeclaredBody)
+      : verdict.problems;
+    if (problems.length > 0) {
+      countFailure();
+      throw new ConformanceError(describeVerdict({ ...verdict, problems }));
     }
-    check(Problem, body, where);
-    return;
   }
-  const bare = path.split('?')[0].replace(/\/+$/, '') || '/';
-  const hit = table.find((r) => r.route.method === method.toUpperCase() && r.pattern.test(bare));
-  if (!hit) throw new Error(`${where}: a success answer from a path no route declares`);
-  const spec = hit.route.responses[status] as { schema?: z.ZodType } | undefined;
-  if (!spec) throw new Error(`${where}: status not declared by ${hit.route.operationId}`);
-  if (!spec.schema) {
-    if (body !== undefined) throw new Error(`${where}: declared without a body, but answered one`);
-    return;
-  }
-  if (!contentType?.startsWith('application/json')) return; // text answers (WhatsApp's challenge echo)
-  check(spec.schema, body, where);
-}
-
-function check(schema: z.ZodType, body: unknown, where: string): void {
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    throw new Error(`${where}: body does not match its schema: ${JSON.stringify(result.error.issues)}`);
-  }
-  const extra = undeclaredKeys(body, result.data, '');
-  if (extra.length > 0) throw new Error(`${where}: fields the schema does not declare: ${extra.join(', ')}`);
-}
-
-/** Keys of `sent` that parsing dropped: zod objects strip what their schema does not name. */
-function undeclaredKeys(sent: unknown, parsed: unknown, at: string): string[] {
-  if (Array.isArray(sent) && Array.isArray(parsed)) {
-    return sent.flatMap((item, i) => undeclaredKeys(item, parsed[i], `${at}[${i}]`));
-  }
-  if (!isPlainObject(sent) || !isPlainObject(parsed)) return [];
-  return Object.keys(sent).flatMap((key) =>
-    key in parsed
-      ? undeclaredKeys(sent[key], parsed[key], at ? `${at}.${key}` : key)
-      : [at ? `${at}.${key}` : key],
-  );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { exampleObject } from '@/server/events/payloads';
 import { recordEvent } from '@/server/webhooks/outbox';
 
@@ -14,11 +15,10 @@ export async function recordBookingEvents(
   options: { type?: 'booking.created' | 'booking.confirmed'; objectIdPrefix?: string } = {},
 ) {
   const { type = 'booking.created', objectIdPrefix = 'bkg' } = options;
-  const db = forTenant(tenantId);
   const envelopes = [];
   for (let i = 0; i < count; i++) {
     envelopes.push(
-      await db.$transaction((tx) =>
+      await transaction({ tenantId }, (tx) =>
         recordEvent(tx, { tenantId, type, object: { ...exampleObject(type), id: `${objectIdPrefix}_${i}` } }),
       ),
     );

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { transaction } from '@/server/db/unit-of-work';
 
 export interface FairnessOptions {
   slowEndpoints: number;
@@ -70,7 +71,7 @@ export async function runFairnessScenario(options: FairnessOptions): Promise<Fai
       })
     ).tenantId;
   const emit = (tenantId: string, id: string) =>
-    forTenant(tenantId).$transaction((tx) =>
+    transaction({ tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId,
         type: 'booking.created',

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, expect, inject } from 'vitest';
+import { afterAll, afterEach, expect, inject } from 'vitest';
 import { disconnectDb } from '@/server/db/client';
 import { closePgPool } from '@/server/db/pool';
 import { TEST_ENV } from './env';
+import { describeVerdict, takeUnclaimedFailures, writeCoverage } from './openapi-ledger';
 
 // Setup of the `integration` project: a fresh database for this test file, cloned from the migrated
 // template (test/support/global-setup.ts).
@@ -33,7 +34,22 @@ if (!process.env.TEST_LOG_LEVEL) {
   process.env.LOG_LEVEL = 'debug';
 }
 
+// OpenAPI conformance (test/openapi-ledger.ts): an exchange that no client claimed and that does not
+// match the document (a bare fetch, an SDK's client, a stand-in's callback) fails the test it ran in.
+const failIfUnclaimedDrift = () => {
+  const failures = takeUnclaimedFailures();
+  if (failures.length > 0) {
+    throw new Error(
+      `${failures.length} exchange(s) that do not match the OpenAPI document:\n` +
+        failures.map(describeVerdict).join('\n'),
+    );
+  }
+};
+afterEach(failIfUnclaimedDrift);
+
 afterAll(async () => {
+  failIfUnclaimedDrift();
+  writeCoverage(inject('logDir'), `${path.basename(expect.getState().testPath ?? 'unknown')}.${name}`);
   await disconnectDb();
   await closePgPool();
 });

@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
 import { describeFindings, scanLogDir } from './log-scan';
+import { summarizeCoverage } from './openapi-ledger';
 import { type PgBouncer, startPgBouncer } from './pgbouncer';
 
 declare module 'vitest' {
@@ -73,6 +74,8 @@ export default async function setup(project: TestProject) {
       );
     }
     console.log(`log scan: ${report.files} log files, ${report.lines} lines, no secrets (${ms} ms)`);
+    const conformance = summarizeCoverage(logDir);
+    if (conformance) console.log(conformance);
     rmSync(logDir, { recursive: true, force: true });
   };
 }

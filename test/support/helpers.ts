@@ -1,7 +1,7 @@
 // Test fixtures: real tenants, users and keys created through the domain code.
 import { randomBytes } from 'node:crypto';
 import { createTenantWithAdmin, createUser } from '@/server/domain/tenants';
-import { assertResponseMatchesContract } from './contract';
+import { assertExchangeConforms } from './contract';
 import { rememberSecret } from './log-scan';
 
 export interface TestTenant {
@@ -35,7 +35,7 @@ export async function createTestUser(tenantId: string, role: 'admin' | 'agent') 
   return { userId, email, password };
 }
 
-/** fetch against the test server with the usual headers; every answer is checked against its schema. */
+/** fetch against the test server with the usual headers; every exchange is checked against the OpenAPI document. */
 export function client(baseUrl: string, defaults: { tenantId?: string; token?: string } = {}) {
   return async (
     method: string,
@@ -55,19 +55,28 @@ export function client(baseUrl: string, defaults: { tenantId?: string; token?: s
     if (token) headers.Authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     Object.assign(headers, options.headers);
-    const response = await fetch(`${baseUrl}/api/v1${path}`, {
-      method,
-      headers,
-      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-    });
-    const text = await response.text();
+    const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    const response = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
       json = undefined;
     }
-    assertResponseMatchesContract(method, path, response.status, response.headers.get('content-type'), json);
+    assertExchangeConforms(response.headers.get('x-request-id'), () => ({
+      method,
+      target: new URL(`${baseUrl}/api/v1${path}`).pathname + new URL(`${baseUrl}/api/v1${path}`).search,
+      requestHeaders: new Headers({
+        ...headers,
+        ...(body ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+      }),
+      requestBody: body,
+      status: response.status,
+      responseHeaders: response.headers,
+      responseBody: bytes,
+    }));
     rememberSecretsIn(json);
     // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
     return { status: response.status, headers: response.headers, body: json as any, text };

@@ -4,6 +4,7 @@
 // Stripe's side (the customer paying, refunds) happens at the stand-in, whose events are delivered to
 // the service's webhook URL signed as Stripe signs them.
 import { expect } from 'vitest';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { prepareCheckout, recordCheckoutPayment } from '@/server/domain/payments/checkout-payment';
 import { givenBooking, type Resource } from './builders';
@@ -47,7 +48,7 @@ export async function givenStripePayment(
     holdEndsAt: options.holdEndsAt ?? new Date(Date.now() + 3_600_000),
     description: 'Check-up',
   });
-  const payment = await ctx.db.$transaction((tx) => recordCheckoutPayment(tx, t.tenantId, prepared));
+  const payment = await transaction(ctx, (tx) => recordCheckoutPayment(tx, prepared));
   return { payment: payment as Resource, booking, sessionId: prepared.session.id };
 }
 

@@ -7,6 +7,7 @@ import { formatDateTime } from '@/server/client-safe/time-format';
 import { resetSettingsCache } from '@/server/config/settings';
 import { pgPool } from '@/server/db/pool';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { handoffConversation } from '@/server/domain/conversations/handoff-conversation';
 import { receiveMessage } from '@/server/domain/conversations/receive-message';
@@ -329,13 +330,13 @@ describe('exactly once: two workers on one database, and a restart', () => {
     const timer = await forTenant(a.tenantId).timer.findFirstOrThrow({
       where: { subjectId: booking.body.id },
     });
-    const db = forTenant(a.tenantId);
+    const scope = { tenantId: a.tenantId };
     expect(
-      await db.$transaction((tx) => markFired(tx, { id: timer.id, generation: timer.generation + 1 })),
+      await transaction(scope, (tx) => markFired(tx, { id: timer.id, generation: timer.generation + 1 })),
     ).toBe(false);
     const both = await Promise.all([
-      db.$transaction((tx) => markFired(tx, timer)),
-      db.$transaction((tx) => markFired(tx, timer)),
+      transaction(scope, (tx) => markFired(tx, timer)),
+      transaction(scope, (tx) => markFired(tx, timer)),
     ]);
     expect(both.filter(Boolean)).toHaveLength(1);
   });

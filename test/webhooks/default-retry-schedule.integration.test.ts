@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { createEndpoint } from '@/server/webhooks';
@@ -34,7 +35,7 @@ describe('default retry schedule', () => {
       url: hook.url,
       events: ['booking.created'],
     });
-    await db.$transaction((tx) =>
+    await transaction({ tenantId: tenant.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: tenant.tenantId,
         type: 'booking.created',
@@ -85,7 +86,7 @@ describe('default retry schedule', () => {
       url: hook.url,
       events: ['payment.created'],
     });
-    await db.$transaction((tx) =>
+    await transaction({ tenantId: tenant.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: tenant.tenantId,
         type: 'payment.created',

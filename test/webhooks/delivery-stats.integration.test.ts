@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startWebSession } from '@/server/auth/web-sessions';
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { exampleObject } from '@/server/events/payloads';
 import { newId } from '@/server/lib/ids';
 import { viewerFromSession } from '@/server/trpc/membership';
@@ -27,7 +28,7 @@ let otherTenantEndpoint: string;
 async function deliveriesOf(tenant: SuiteTenant, type: 'booking.created' | 'payment.created', count: number) {
   const scoped = forTenant(tenant.tenantId);
   for (let i = 0; i < count; i++) {
-    await scoped.$transaction((tx) =>
+    await transaction({ tenantId: tenant.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: tenant.tenantId,
         type,

@@ -3,6 +3,7 @@ import { InngestTestEngine } from '@inngest/test';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
@@ -111,10 +112,9 @@ async function throttledTo<H>(t: SuiteTenant, perSecond: number, url: string, ho
 }
 
 async function events(t: SuiteTenant, count: number) {
-  const db = forTenant(t.tenantId);
   await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      db.$transaction((tx) =>
+      transaction({ tenantId: t.tenantId }, (tx) =>
         recordEvent(tx, {
           tenantId: t.tenantId,
           type: 'booking.created',

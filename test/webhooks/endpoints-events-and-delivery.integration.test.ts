@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '@/server/client-safe/event-catalog';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import {
   type EventObject,
   type EventPrevious,
@@ -47,7 +48,7 @@ async function emit(tenant: SuiteTenant, type: EventType, fields: Record<string,
   const example = exampleEnvelope(type).data;
   const object = { ...example.object, ...fields } as EventObject<typeof type>;
   const previous = example.previous as EventPrevious<typeof type> | undefined;
-  return forTenant(tenant.tenantId).$transaction((tx) =>
+  return transaction({ tenantId: tenant.tenantId }, (tx) =>
     recordEvent(tx, { tenantId: tenant.tenantId, type, object, ...(previous ? { previous } : {}) }),
   );
 }
@@ -234,7 +235,7 @@ describe('delivery', () => {
     await givenEndpoint(a.admin, hook.url, ['payment.failed']);
     const db = forTenant(a.tenantId);
     await expect(
-      db.$transaction(async (tx) => {
+      transaction({ tenantId: a.tenantId }, async (tx) => {
         await recordEvent(tx, {
           tenantId: a.tenantId,
           type: 'payment.failed',

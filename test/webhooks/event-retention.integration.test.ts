@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { deleteExpiredEvents } from '@/server/events/retention';
@@ -20,7 +21,7 @@ async function tenantWithEvents(ages: number[]) {
   await createEndpoint(operationContext(t.tenantId, SYSTEM_ACTOR), { url: hook.url, events: ['booking.*'] });
   const ids: string[] = [];
   for (const [i, ageDays] of ages.entries()) {
-    const event = await db.$transaction((tx) =>
+    const event = await transaction({ tenantId: t.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: t.tenantId,
         type: 'booking.created',

@@ -3,6 +3,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
@@ -162,7 +163,7 @@ describe('misbehaving receivers', () => {
     // Warm-up: one delivery through the whole path before the baseline, so lazy loading is not counted.
     const ok = await httpTarget(() => (_req, res) => res.writeHead(204).end());
     const okEndpoint = await createEndpoint(ctx, { url: ok.url, events: ['booking.confirmed'] });
-    await db.$transaction((tx) =>
+    await transaction({ tenantId: tenant.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: tenant.tenantId,
         type: 'booking.confirmed',
@@ -185,7 +186,7 @@ describe('misbehaving receivers', () => {
     }, 20);
     batchStarted = Date.now();
     // One event, one delivery to each misbehaving endpoint.
-    await db.$transaction((tx) =>
+    await transaction({ tenantId: tenant.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: tenant.tenantId,
         type: 'booking.created',

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '@/server/client-safe/event-catalog';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { exampleObject, InvalidEventPayload } from '@/server/events/payloads';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { recordEvent } from '@/server/webhooks/outbox';
@@ -62,7 +63,7 @@ describe('typed events', () => {
     const db = forTenant(a.tenantId);
     const before = await db.event.count();
     await expect(
-      db.$transaction((tx) =>
+      transaction({ tenantId: a.tenantId }, (tx) =>
         recordEvent(tx, {
           tenantId: a.tenantId,
           type: 'booking.confirmed',
@@ -72,7 +73,7 @@ describe('typed events', () => {
       ),
     ).rejects.toThrow(InvalidEventPayload);
     await expect(
-      db.$transaction((tx) =>
+      transaction({ tenantId: a.tenantId }, (tx) =>
         recordEvent(tx, {
           tenantId: a.tenantId,
           type: 'booking.confirmed',

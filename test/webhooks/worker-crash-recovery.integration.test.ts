@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { createEndpoint } from '@/server/webhooks';
@@ -68,7 +69,7 @@ describe('crash recovery of the worker engine', () => {
       events: ['booking.confirmed'],
     });
     const first = await startWorkerProcess();
-    const event = await db.$transaction((tx) =>
+    const event = await transaction({ tenantId: tenant.tenantId }, (tx) =>
       recordEvent(tx, {
         tenantId: tenant.tenantId,
         type: 'booking.confirmed',

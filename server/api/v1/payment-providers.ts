@@ -96,6 +96,7 @@ export const paymentProviderRoutes = [
       'them answers 409 payment_provider_missing until Stripe is connected again. 404 when Stripe is not ' +
       'connected. Recorded in the audit log (payment_provider.disconnected).',
     responses: { 204: { description: 'Disconnected' } },
+    errors: [404],
     handler: async ({ ctx }) => {
       await disconnectStripe(ctx, {});
       return noContent();

@@ -213,11 +213,14 @@ export const resourceRoutes = [
       'ago to a year ahead (a hold as TENTATIVE) and time off. A wrong token answers 404.',
     query: z.object({ token: z.string().min(1).max(200) }),
     responses: {
-      200: { description: 'text/calendar (RFC 5545)', schema: z.string().meta({ id: 'ICalendar' }) },
+      200: {
+        description: 'The iCalendar feed (RFC 5545)',
+        schema: z.string().meta({ id: 'ICalendar' }),
+        mediaType: 'text/calendar; charset=utf-8',
+      },
     },
     handler: async ({ params, query }) =>
       json(200, await renderCalendarFeed({ resourceId: params.id, token: query.token }), {
-        'Content-Type': 'text/calendar; charset=utf-8',
         'Cache-Control': 'private, max-age=300',
       }),
   }),

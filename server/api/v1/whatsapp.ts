@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { receiveWhatsAppWebhook } from '@/server/domain/conversations/receive-whatsapp-webhook';
 import { json, publicRoute } from '@/server/http/route';
 import { answerVerification } from '@/server/whatsapp/inbound';
+import { WebhookPayload } from '@/server/whatsapp/payload';
 
 const tag = 'WhatsApp';
 const path = '/channels/whatsapp/webhook';
@@ -36,10 +37,15 @@ export const whatsappRoutes = [
       'hub.challenge as text/plain when hub.mode is subscribe and hub.verify_token equals ' +
       'WHATSAPP_VERIFY_TOKEN; otherwise 403 forbidden.',
     query: VerifyQuery,
-    responses: { 200: { description: 'The hub.challenge value, as text/plain', schema: z.string() } },
+    responses: {
+      200: {
+        description: 'The hub.challenge value, as text/plain',
+        schema: z.string(),
+        mediaType: 'text/plain; charset=utf-8',
+      },
+    },
     errors: [403],
-    handler: async ({ query }) =>
-      json(200, answerVerification(query), { 'Content-Type': 'text/plain; charset=utf-8' }),
+    handler: async ({ query }) => json(200, answerVerification(query)),
   }),
   publicRoute({
     method: 'POST',
@@ -56,6 +62,8 @@ export const whatsappRoutes = [
       'acknowledged with 200 and logged. Inbound messages are stored once per WhatsApp message id; ' +
       'receipts only move an outbound message forward. A 5xx makes Meta retry, which is safe.',
     rawBody: true,
+    // Read raw for the signature, then validated against this schema by the handler.
+    body: WebhookPayload.meta({ id: 'WhatsAppNotification', description: "Meta's notification body" }),
     responses: { 200: { description: 'Accepted', schema: WebhookAck } },
     errors: [400, 401, 422, 503],
     handler: async ({ request, rawBody }) =>

@@ -1,6 +1,7 @@
 -- An assistant session by its token's public prefix (server/auth/principal.ts), with what decides on
 -- every request whether it still works (its conversation's status and last resolution) and who it acts
--- for (the conversation's contact). Looked up across tenants by design: the token names its tenant.
+-- for (the conversation's contact).
+-- @cross-tenant the token names its tenant: its session is found by the token's prefix
 -- @param prefix
 select s.id, s.tenant_id as "tenantId", s.conversation_id as "conversationId", s.token_hash as "tokenHash",
   s.created_at as "createdAt", s.expires_at as "expiresAt", s.revoked_at as "revokedAt",

@@ -21,7 +21,7 @@ export interface FindAssistantSessionRow {
 /**
  * An assistant session by its token's public prefix (server/auth/principal.ts), with what decides on
  * every request whether it still works (its conversation's status and last resolution) and who it acts
- * for (the conversation's contact). Looked up across tenants by design: the token names its tenant.
+ * for (the conversation's contact).
  */
 export const findAssistantSession = typedSql<FindAssistantSessionParams, FindAssistantSessionRow>({
   name: 'find-assistant-session',

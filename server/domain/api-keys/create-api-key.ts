@@ -1,5 +1,6 @@
 import { settings } from '@/server/config/settings';
-import { lockTenantRows } from '@/server/db/tenant-lock';
+import { lockTenantRows } from '@/server/db/advisory-lock';
+import { transaction } from '@/server/db/unit-of-work';
 import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -15,26 +16,29 @@ import { usableKeys } from './serialize';
  * MAX_API_KEYS_PER_TENANT keys that still authenticate: one more is 409 api_key_limit_reached
  * (rotation replaces a key, so it is not refused).
  */
-async function createApiKeyUnaudited(ctx: OperationContext, input: CreateApiKeyInput) {
+function createApiKeyUnaudited(ctx: OperationContext, input: CreateApiKeyInput) {
   const permissions = storedPermissions(input.permissions);
   assertMayGrant(ctx, permissions);
-  // In the audited transaction: concurrent creations of the tenant count one after the other.
-  await lockTenantRows(ctx.db, ctx.tenantId, 'api_keys');
-  const limit = settings().MAX_API_KEYS_PER_TENANT;
-  const usable = await ctx.db.apiKey.count({
-    where: usableKeys(),
-  });
-  if (usable >= limit) {
-    throw Errors.conflict(
-      'api_key_limit_reached',
-      `This tenant already has ${limit} API keys, the most it may have; revoke one to create another`,
-    );
-  }
-  return issueApiKey(ctx.db, {
-    tenantId: ctx.tenantId,
-    name: input.name,
-    expiresAt: input.expires_at ? new Date(input.expires_at) : null,
-    permissions,
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    // Concurrent creations of the tenant count one after the other.
+    await lockTenantRows(tx, 'api_keys');
+    const limit = settings().MAX_API_KEYS_PER_TENANT;
+    const usable = await db.apiKey.count({
+      where: usableKeys(),
+    });
+    if (usable >= limit) {
+      throw Errors.conflict(
+        'api_key_limit_reached',
+        `This tenant already has ${limit} API keys, the most it may have; revoke one to create another`,
+      );
+    }
+    return issueApiKey(db, {
+      tenantId: ctx.tenantId,
+      name: input.name,
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      permissions,
+    });
   });
 }
 

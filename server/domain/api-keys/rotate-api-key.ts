@@ -1,4 +1,5 @@
 import { forgetCachedCredentials } from '@/server/auth/credential-cache';
+import { transaction } from '@/server/db/unit-of-work';
 import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -11,7 +12,8 @@ import { usableKeys } from './serialize';
  * all: 403); the old one stops at once, or after `grace_seconds` (≤ 24 h).
  */
 function rotateApiKeyUnaudited(ctx: OperationContext, input: { id: string; grace_seconds: number }) {
-  return ctx.db.$transaction(async (tx) => {
+  return transaction(ctx, async (unit) => {
+    const tx = await unit.orm();
     const old = await tx.apiKey.findFirst({ where: { id: input.id, ...usableKeys() } });
     if (!old) throw Errors.notFound('API key');
     assertMayGrant(ctx, old.permissions);

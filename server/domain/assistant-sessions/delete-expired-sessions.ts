@@ -2,13 +2,14 @@
 // expiry can never work again, and an ended one expires within the hour too, so its row goes. The
 // audit log keeps its id. A cross-tenant maintenance pass by design (server/db/maintenance.ts).
 import { maintenanceDb } from '@/server/db/maintenance';
+import { deleteExpiredSessions as deleteBatch } from './sql/delete-expired-sessions';
 
 const BATCH = 500;
 
 /**
  * Deletes expired sessions, oldest first, in batches of their own short statement along the
  * `expires_at` index, until none is left or the time budget is spent (the next pass goes on). Safe on
- * several instances at once (SKIP LOCKED keeps their batches apart).
+ * several instances at once.
  */
 export async function deleteExpiredAssistantSessions(
   options: { batch?: number; budgetMs?: number } = {},
@@ -17,15 +18,7 @@ export async function deleteExpiredAssistantSessions(
   const stopAt = Date.now() + (options.budgetMs ?? 20_000);
   let deleted = 0;
   for (;;) {
-    const gone = await maintenanceDb().$executeRaw`
-      with doomed as (
-        select id from assistant_sessions
-        where expires_at <= now()
-        order by expires_at
-        limit ${batch}
-        for update skip locked
-      )
-      delete from assistant_sessions s using doomed d where s.id = d.id`;
+    const gone = await deleteBatch.execute(maintenanceDb(), batch);
     deleted += gone;
     if (gone < batch || Date.now() >= stopAt) return deleted;
   }

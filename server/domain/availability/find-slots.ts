@@ -7,6 +7,7 @@ import type { OperationContext } from '@/server/domain/context';
 import { engineService } from '@/server/domain/services/serialize';
 import { Errors } from '@/server/lib/errors';
 import { findSlots, groupByDay, type Interval } from './engine';
+import { resourceBlocks } from './sql/resource-blocks';
 import { addDays, canonicalTimeZone, datesBetween, daysBetween, startOfDay } from './time-zones';
 
 export const MAX_SLOT_DAYS = 31;
@@ -50,29 +51,18 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
     : [];
   const windowFrom = new Date(range.from - service.bufferBeforeMinutes * MINUTE);
   const windowUntil = new Date(range.until + (service.durationMinutes + service.bufferAfterMinutes) * MINUTE);
-  // Every block of these resources that can touch a slot of the range, in one query; the bookings'
-  // side is served by the exclusion constraint's GiST index.
-  // Every block of these resources that can touch a slot of the range, in one query (the bookings'
-  // side is served by the exclusion constraint's GiST index), one row per resource with its blocks as
-  // arrays of epoch milliseconds: thousands of bookings cost a few rows to read.
+  // Every block of these resources that can touch a slot of the range (./sql/resource-blocks.sql).
   const rows =
     resources.length === 0
       ? []
-      : await db.$queryRaw<{ resource_id: string; froms: number[]; untils: number[] }[]>`
-        select resource_id, array_agg(from_ms) as froms, array_agg(until_ms) as untils from (
-          select resource_id, (extract(epoch from blocked_from) * 1000)::float8 as from_ms,
-            (extract(epoch from blocked_until) * 1000)::float8 as until_ms
-          from bookings
-          where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
-            and status in ('pending', 'confirmed') and resource_id is not null
-            and id <> ${query.reschedule_booking_id ?? ''}
-            and tstzrange(blocked_from, blocked_until, '[)') && tstzrange(${windowFrom}::timestamptz, ${windowUntil}::timestamptz, '[)')
-          union all
-          select resource_id, (extract(epoch from start_at) * 1000)::float8, (extract(epoch from end_at) * 1000)::float8
-          from time_off
-          where tenant_id = ${tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
-            and start_at < ${windowUntil}::timestamptz and end_at > ${windowFrom}::timestamptz
-        ) b group by resource_id`;
+      : await resourceBlocks.rows(
+          db,
+          tenantId,
+          resources.map((r) => r.id),
+          query.reschedule_booking_id ?? '',
+          windowFrom,
+          windowUntil,
+        );
   const byResource = new Map<string, Interval[]>(resources.map((r) => [r.id, []]));
   for (const row of rows) {
     const list = byResource.get(row.resource_id);

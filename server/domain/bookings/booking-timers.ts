@@ -4,7 +4,7 @@
 // start. A reminder already due when planned is not planned (so it is never sent late), and any other
 // state has no timers: a cancelled or moved booking never fires for its old time.
 import type { Booking } from '@/server/db/generated/client';
-import type { Queryable } from '@/server/db/typed-sql';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import { remindersOf } from '@/server/domain/services/serialize';
 import { planTimers, type TimerPlan } from '@/server/timers/plan';
 import { serviceReminders } from './sql/service-reminders';
@@ -15,9 +15,9 @@ type TimedBooking = Pick<
   'id' | 'tenantId' | 'status' | 'holdExpiresAt' | 'customerPhone' | 'serviceId' | 'startAt'
 >;
 
-/** In the transaction of the change, of either kind. */
+/** In the unit of work of the change. */
 export async function syncBookingTimers(
-  tx: Queryable,
+  tx: UnitOfWork,
   booking: TimedBooking,
   service?: { id: string; reminders: unknown } | null,
   options: { created?: boolean; now?: Date } = {},
@@ -38,7 +38,6 @@ export async function syncBookingTimers(
     });
   }
   await planTimers(tx, {
-    tenantId: booking.tenantId,
     subjectId: booking.id,
     kinds: ['booking.hold', 'booking.reminder'],
     plans,

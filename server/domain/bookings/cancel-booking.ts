@@ -11,6 +11,6 @@ export function cancelBooking(ctx: OperationContext, input: { id: string; reason
   return transitionBooking(
     ctx,
     { id: input.id, to: 'cancelled', event: 'booking.cancelled', cancellationReason: input.reason ?? null },
-    (tx) => withdrawCheckoutsOf(tx, ctx.tenantId, input.id),
+    (tx) => withdrawCheckoutsOf(tx, input.id),
   );
 }

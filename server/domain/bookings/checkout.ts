@@ -13,7 +13,7 @@
 //   3. `closeCheckout`, when no transaction committed (the slot was taken concurrently, or anything
 //      failed): the session is expired at Stripe so no one can pay for a booking that does not exist.
 import type { Booking, Service } from '@/server/db/generated/client';
-import type { TenantTx } from '@/server/db/tenant-scope';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import {
   abandonCheckout,
@@ -57,15 +57,14 @@ export async function openCheckout(
  * `payment` (null for a free service).
  */
 export async function startCheckout(
-  tx: TenantTx,
-  ctx: OperationContext,
+  tx: UnitOfWork,
   input: { booking: Pick<Booking, 'id'>; prepared: PreparedCheckout | null },
 ): Promise<BookingPayment | null> {
   if (!input.prepared) return null;
   if (input.prepared.bookingId !== input.booking.id) {
     throw new Error('startCheckout: the session was prepared for another booking');
   }
-  const payment = await recordCheckoutPayment(tx, ctx.tenantId, input.prepared);
+  const payment = await recordCheckoutPayment(tx, input.prepared);
   return { id: payment.id, checkout_url: payment.checkout_url };
 }
 

@@ -1,8 +1,6 @@
 import { settings } from '@/server/config/settings';
 import type { Service } from '@/server/db/generated/client';
-import { writeTransaction } from '@/server/db/sql-transaction';
-import type { TenantTx } from '@/server/db/tenant-scope';
-import type { Queryable } from '@/server/db/typed-sql';
+import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import { contactAsCustomer } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
@@ -49,8 +47,8 @@ export async function createBooking(ctx: OperationContext, asked: CreateBookingI
     ]);
   }
   if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
-  // A hot write (server/db/sql-transaction.ts): its statements and event outside Prisma.
-  return writeTransaction(ctx, async (tx) => {
+  // A hot write: typed statements only, so its unit of work is a pg transaction (no Prisma).
+  return transaction(ctx, async (tx) => {
     const row = await insertRow(tx, ctx, input, {
       id: newId('booking'),
       service: input.service ?? null,
@@ -66,9 +64,9 @@ export async function createBooking(ctx: OperationContext, asked: CreateBookingI
   });
 }
 
-/** The new booking's row (./sql/insert-booking.sql), in the transaction of either kind. */
+/** The new booking's row (./sql/insert-booking.sql), in the unit of work of either kind. */
 async function insertRow(
-  tx: Queryable,
+  tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
   at: {
@@ -130,7 +128,8 @@ async function createServiceBooking(
   });
   try {
     const booked = await firstThatCommits(free, (candidate) =>
-      db.$transaction(
+      transaction(
+        ctx,
         (tx) =>
           insertServiceBooking(
             tx,
@@ -155,8 +154,9 @@ async function createServiceBooking(
   }
 }
 
+/** In Prisma's transaction (the Checkout payment is written through it), begun first. */
 async function insertServiceBooking(
-  tx: TenantTx,
+  tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
   planned: { bookingId: string; service: Service; prepared: PreparedCheckout | null },
@@ -165,7 +165,8 @@ async function insertServiceBooking(
   hold: Date | null,
 ) {
   const { service, prepared } = planned;
-  await lockResource(tx, ctx.tenantId, resourceId);
+  await tx.orm();
+  await lockResource(tx, resourceId);
   const row = await insertRow(tx, ctx, input, {
     id: planned.bookingId,
     service: service.name,
@@ -181,6 +182,6 @@ async function insertServiceBooking(
   await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
   await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
   // The payment step (Stripe Checkout): the pending payment commits with the booking.
-  await startCheckout(tx, ctx, { booking: row, prepared });
+  await startCheckout(tx, { booking: row, prepared });
   return object;
 }

@@ -12,6 +12,7 @@
 //   slot is free on time) and the session is withdrawn later by a `payment.expire_checkout` timer; a
 //   payment that lands in between is a late payment (confirmed while the slot is free, else refunded).
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { onCheckoutFailed, onCheckoutPaid } from '@/server/domain/payments/checkout-outcome';
 import { type CheckoutClosed, expireCheckout } from '@/server/domain/payments/checkout-payment';
@@ -45,29 +46,29 @@ export async function expireHeldBooking(
   // Asked before the transaction: a call to Stripe can take seconds and must hold no lock meanwhile.
   const closed = payment ? await askStripe(ctx, payment) : null;
 
-  return db.$transaction(async (tx) => {
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     if (!(await markFired(tx, timer))) return 'stale';
-    const current = await tx.booking.findUnique({
+    const current = await db.booking.findUnique({
       where: { id: timer.subjectId },
       select: { status: true, holdExpiresAt: true },
     });
     if (!due(current)) return 'nothing';
-    const paymentNow = payment && (await tx.payment.findUniqueOrThrow({ where: { id: payment.id } }));
+    const paymentNow = payment && (await db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
     if (paymentNow && closed?.status === 'complete') {
       if (!closed.paid) return 'awaiting_payment';
       await onCheckoutPaid(tx, ctx, paymentNow, closed.paymentIntentId);
       return 'confirmed';
     }
-    await transitionIn(tx, timer.tenantId, {
+    await transitionIn(tx, {
       id: timer.subjectId,
       to: 'expired',
       event: 'booking.expired',
       when: { holdExpiresAt: { lte: new Date() } },
     });
-    if (paymentNow && closed?.status === 'expired') await onCheckoutFailed(tx, ctx, paymentNow);
+    if (paymentNow && closed?.status === 'expired') await onCheckoutFailed(tx, paymentNow);
     if (paymentNow && !closed) {
       await planTimers(tx, {
-        tenantId: timer.tenantId,
         subjectId: paymentNow.id,
         kinds: ['payment.expire_checkout'],
         plans: [{ kind: 'payment.expire_checkout', dueAt: new Date() }],

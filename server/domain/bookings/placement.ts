@@ -3,8 +3,10 @@
 // working hours, notice, window, time off, buffers) is the pure engine's; the no-overlap rule is the
 // exclusion constraint `bookings_no_overlap`, so two requests racing for one slot cannot both commit,
 // whatever they read: the loser's insert fails with SQLSTATE 23P01 and the next resource is tried.
+import { lockKey } from '@/server/db/advisory-lock';
 import type { Resource, Service } from '@/server/db/generated/client';
-import type { TenantDb, TenantTx } from '@/server/db/tenant-scope';
+import type { TenantTx } from '@/server/db/tenant-scope';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import {
   type EngineResource,
   type Interval,
@@ -15,6 +17,7 @@ import { localDateOf } from '@/server/domain/availability/time-zones';
 import { weeklyHoursOf } from '@/server/domain/resources/serialize';
 import { engineService } from '@/server/domain/services/serialize';
 import { AppError, Errors } from '@/server/lib/errors';
+import { placementBlocks } from './sql/placement-blocks';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -32,7 +35,7 @@ export function engineResource(r: Resource): EngineResource {
 }
 
 /** The service, active, or 422 naming service_id. */
-export async function activeService(db: Pick<TenantDb, 'service'>, serviceId: string): Promise<Service> {
+export async function activeService(db: Pick<TenantTx, 'service'>, serviceId: string): Promise<Service> {
   const service = await db.service.findUnique({ where: { id: serviceId } });
   if (!service) throw Errors.validation([{ path: 'service_id', message: 'No such service' }]);
   if (!service.isActive)
@@ -45,7 +48,7 @@ export async function activeService(db: Pick<TenantDb, 'service'>, serviceId: st
  * blocks around [start, end) and their count of bookings that day: two queries.
  */
 export async function loadCandidates(
-  db: TenantDb,
+  db: TenantTx,
   input: { service: Service; start: number; resourceId?: string; excludeBookingId?: string },
 ): Promise<Candidate[]> {
   const { service, start } = input;
@@ -61,19 +64,14 @@ export async function loadCandidates(
   // Around the booking: its buffers, another booking's (≤ 32 h long), and the local day for the count.
   const from = new Date(start - 2 * DAY);
   const until = new Date(end + 2 * DAY);
-  const rows = await db.$queryRaw<
-    { resource_id: string; kind: string; from_at: Date; until_at: Date; start_at: Date }[]
-  >`
-    select resource_id, 'booking' as kind, blocked_from as from_at, blocked_until as until_at, start_at
-    from bookings
-    where tenant_id = ${service.tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
-      and status in ('pending', 'confirmed') and id <> ${input.excludeBookingId ?? ''}
-      and tstzrange(blocked_from, blocked_until, '[)') && tstzrange(${from}::timestamptz, ${until}::timestamptz, '[)')
-    union all
-    select resource_id, 'time_off', start_at, end_at, start_at
-    from time_off
-    where tenant_id = ${service.tenantId}::uuid and resource_id = any(${resources.map((r) => r.id)}::text[])
-      and start_at < ${until}::timestamptz and end_at > ${from}::timestamptz`;
+  const rows = await placementBlocks.rows(
+    db,
+    service.tenantId,
+    resources.map((r) => r.id),
+    input.excludeBookingId ?? '',
+    from,
+    until,
+  );
   const order = new Map(ids.map((id, i) => [id, i]));
   return resources
     .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
@@ -133,8 +131,8 @@ export function blockedInterval(
  * taking it); it keeps racing inserts of overlapping intervals from each waiting for the other's
  * uncommitted row, which PostgreSQL can only end by aborting one as a deadlock.
  */
-export async function lockResource(tx: Pick<TenantTx, '$executeRaw'>, tenantId: string, resourceId: string) {
-  await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`booking:${tenantId}:${resourceId}`}, 0))`;
+export function lockResource(tx: UnitOfWork, resourceId: string): Promise<void> {
+  return lockKey(tx, `booking:${tx.tenantId}:${resourceId}`);
 }
 
 /** PostgreSQL refused the write because of the exclusion constraint (SQLSTATE 23P01). */

@@ -1,4 +1,5 @@
 import type { Booking } from '@/server/db/generated/client';
+import { transaction } from '@/server/db/unit-of-work';
 import { reachableBookings } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
@@ -80,44 +81,52 @@ async function move(
   current: Booking,
   to: { startAt: Date; endAt: Date; blockedFrom?: Date; blockedUntil?: Date; resourceId?: string },
 ): Promise<BookingResource> {
-  return ctx.db.$transaction(async (tx) => {
-    if (to.resourceId) await lockResource(tx, ctx.tenantId, to.resourceId);
-    const [row] = await tx.booking.updateManyAndReturn({
-      where: {
-        id: current.id,
-        status: { in: ACTIVE_BOOKING_STATES },
-        startAt: current.startAt,
-        endAt: current.endAt,
-        resourceId: current.resourceId,
-        // Still the customer it was read as: a session's check above holds for the write too.
-        customerPhone: current.customerPhone,
-      },
-      data: to,
-    });
-    if (!row)
-      throw new AppError(
-        'concurrent_update',
-        'The booking changed while it was being moved; retry the request',
-      );
-    const object = await presentBooking(tx, row);
-    const changed =
-      row.startAt.getTime() !== current.startAt.getTime() ||
-      row.endAt.getTime() !== current.endAt.getTime() ||
-      row.resourceId !== current.resourceId;
-    await syncBookingTimers(tx, row);
-    if (changed) {
-      await recordEvent(tx, {
-        tenantId: ctx.tenantId,
-        type: 'booking.rescheduled',
-        object,
-        previous: {
-          start_at: current.startAt.toISOString(),
-          end_at: current.endAt.toISOString(),
-          resource_id: current.resourceId,
+  const timesMove =
+    to.startAt.getTime() !== current.startAt.getTime() || to.endAt.getTime() !== current.endAt.getTime();
+  return transaction(
+    ctx,
+    async (tx) => {
+      const db = await tx.orm();
+      if (to.resourceId) await lockResource(tx, to.resourceId);
+      const [row] = await db.booking.updateManyAndReturn({
+        where: {
+          id: current.id,
+          status: { in: ACTIVE_BOOKING_STATES },
+          startAt: current.startAt,
+          endAt: current.endAt,
+          resourceId: current.resourceId,
+          // Still the customer it was read as: a session's check above holds for the write too.
+          customerPhone: current.customerPhone,
         },
+        // The feed's SEQUENCE rises in the same statement that moves the times (RFC 5545 §3.8.7.4).
+        data: { ...to, ...(timesMove ? { sequence: { increment: 1 } } : {}) },
       });
-    }
-    await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
-    return object;
-  }, PLACEMENT_TX);
+      if (!row)
+        throw new AppError(
+          'concurrent_update',
+          'The booking changed while it was being moved; retry the request',
+        );
+      const object = await presentBooking(db, row);
+      const changed =
+        row.startAt.getTime() !== current.startAt.getTime() ||
+        row.endAt.getTime() !== current.endAt.getTime() ||
+        row.resourceId !== current.resourceId;
+      await syncBookingTimers(tx, row);
+      if (changed) {
+        await recordEvent(tx, {
+          tenantId: ctx.tenantId,
+          type: 'booking.rescheduled',
+          object,
+          previous: {
+            start_at: current.startAt.toISOString(),
+            end_at: current.endAt.toISOString(),
+            resource_id: current.resourceId,
+          },
+        });
+      }
+      await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
+      return object;
+    },
+    PLACEMENT_TX,
+  );
 }

@@ -7,6 +7,8 @@
 // booking.reminder.sent is recorded by the sending path when WhatsApp accepts the message (the
 // message carries reminder_booking_id), also when Meta's rate limit delayed it.
 import { formatDateTime } from '@/server/client-safe/time-format';
+import { lockKey } from '@/server/db/advisory-lock';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { attemptSend, queueOutboundMessage } from '@/server/domain/conversations/send-message';
 import { serializeConversation } from '@/server/domain/conversations/serialize';
@@ -19,31 +21,32 @@ export async function sendBookingReminder(
   timer: DueTimer,
 ): Promise<'sent' | 'queued' | 'failed' | 'nothing' | 'stale'> {
   const ctx = operationContext(timer.tenantId, SYSTEM_ACTOR);
-  const prepared = await ctx.db.$transaction(async (tx) => {
+  const prepared = await transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     if (!(await markFired(tx, timer))) return 'stale' as const;
-    const booking = await tx.booking.findUnique({ where: { id: timer.subjectId } });
+    const booking = await db.booking.findUnique({ where: { id: timer.subjectId } });
     if (booking?.status !== 'confirmed' || !booking.customerPhone || !booking.serviceId)
       return 'nothing' as const;
-    const service = await tx.service.findUnique({ where: { id: booking.serviceId } });
+    const service = await db.service.findUnique({ where: { id: booking.serviceId } });
     const reminder = service ? remindersOf(service)[Number(timer.key)] : undefined;
     // A plan for another start or another reminder list is stale (the next sync re-plans it).
     if (!service || !reminder) return 'nothing' as const;
     if (booking.startAt.getTime() - reminder.before_minutes * 60_000 !== timer.dueAt.getTime())
       return 'nothing' as const;
-    const channel = await tx.channel.findUnique({ where: { id: reminder.channel_id } });
+    const channel = await db.channel.findUnique({ where: { id: reminder.channel_id } });
     if (channel?.type !== 'whatsapp') return 'nothing' as const;
     const resource = booking.resourceId
-      ? await tx.resource.findUnique({ where: { id: booking.resourceId } })
+      ? await db.resource.findUnique({ where: { id: booking.resourceId } })
       : null;
     const phone = booking.customerPhone.replace(/^\+/, ''); // WhatsApp's wa_id: digits only
     // One conversation per contact and channel, as inbound messages keep it (same lock).
-    await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`wa:${timer.tenantId}:${channel.id}:${phone}`}, 0))`;
-    let conversation = await tx.conversation.findFirst({
+    await lockKey(tx, `wa:${timer.tenantId}:${channel.id}:${phone}`);
+    let conversation = await db.conversation.findFirst({
       where: { channelId: channel.id, contactPhone: phone },
       orderBy: { id: 'desc' },
     });
     if (!conversation) {
-      conversation = await tx.conversation.create({
+      conversation = await db.conversation.create({
         data: {
           id: newId('conversation'),
           tenantId: timer.tenantId,
@@ -60,7 +63,7 @@ export async function sendBookingReminder(
       });
     }
     const text = (value: string) => ({ type: 'text', text: value });
-    const message = await queueOutboundMessage(tx, {
+    const message = await queueOutboundMessage(db, {
       tenantId: timer.tenantId,
       conversationId: conversation.id,
       reminderBookingId: booking.id,

@@ -1,7 +1,7 @@
 import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { BookingStatus } from '@/server/db/generated/enums';
-import type { TenantTx } from '@/server/db/tenant-scope';
+import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import { reachableBookings } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
@@ -53,23 +53,21 @@ export function transitionBooking(
   ctx: OperationContext,
   input: TransitionInput,
   /** More work of the same transaction, after the move (e.g. withdrawing an unpaid checkout). */
-  alsoIn?: (tx: TenantTx, booking: BookingResource) => Promise<unknown>,
+  alsoIn?: (tx: UnitOfWork, booking: BookingResource) => Promise<unknown>,
 ): Promise<BookingResource> {
-  return ctx.db.$transaction(async (tx) => {
-    const object = await transitionIn(tx, ctx.tenantId, { ...input, reachable: reachableBookings(ctx) });
+  return transaction(ctx, async (tx) => {
+    const object = await transitionIn(tx, { ...input, reachable: reachableBookings(ctx) });
     await alsoIn?.(tx, object);
     await recordToolCall(tx, ctx, { type: 'booking', id: object.id });
     return object;
   });
 }
 
-export async function transitionIn(
-  tx: TenantTx,
-  tenantId: string,
-  input: TransitionInput,
-): Promise<BookingResource> {
+/** The move, its timers and its event, in the caller's unit of work (in Prisma's transaction). */
+export async function transitionIn(tx: UnitOfWork, input: TransitionInput): Promise<BookingResource> {
+  const db = await tx.orm();
   const reachable = input.reachable ?? {};
-  const [row] = await tx.booking.updateManyAndReturn({
+  const [row] = await db.booking.updateManyAndReturn({
     where: {
       id: input.id,
       status: { in: BOOKING_TRANSITIONS[input.to] },
@@ -82,7 +80,7 @@ export async function transitionIn(
     },
   });
   if (!row) {
-    const current = await tx.booking.findFirst({
+    const current = await db.booking.findFirst({
       where: { id: input.id, AND: [reachable] },
       select: { status: true },
     });
@@ -92,8 +90,8 @@ export async function transitionIn(
     throw Errors.invalidTransition(`A ${current.status} booking cannot become ${input.to}`);
   }
   await syncBookingTimers(tx, row);
-  const object = await presentBooking(tx, row);
-  await recordEvent(tx, { tenantId, type: input.event, object });
+  const object = await presentBooking(db, row);
+  await recordEvent(tx, { tenantId: tx.tenantId, type: input.event, object });
   return object;
 }
 
@@ -101,33 +99,33 @@ export async function transitionIn(
  * expired → confirmed, for a payment that arrives after its hold ended: the booking blocks its slot
  * again, which the exclusion constraint allows only while no other booking took it (409
  * slot_unavailable otherwise, nothing changed). Emits booking.confirmed. Runs in the caller's
- * transaction (the payment's); a refusal inside it aborts that transaction, so callers that must go
- * on (a refund) run it in a savepoint or a transaction of its own.
+ * unit of work (the payment's); the refused write is rolled back to its savepoint, so the caller's
+ * transaction goes on (a late payment is then refunded).
  */
-export async function confirmExpiredBooking(tx: TenantTx, tenantId: string, input: { id: string }) {
+export async function confirmExpiredBooking(tx: UnitOfWork, input: { id: string }) {
+  const db = await tx.orm();
+  const target = await db.booking.findUnique({ where: { id: input.id }, select: { resourceId: true } });
+  if (target?.resourceId) await lockResource(tx, target.resourceId);
+  let row: Awaited<ReturnType<typeof db.booking.updateManyAndReturn>>[number] | undefined;
   try {
-    const target = await tx.booking.findUnique({ where: { id: input.id }, select: { resourceId: true } });
-    if (target?.resourceId) await lockResource(tx, tenantId, target.resourceId);
-    await tx.$executeRaw`savepoint confirm_expired`;
-    const [row] = await tx.booking.updateManyAndReturn({
-      where: { id: input.id, status: 'expired' },
-      data: { status: 'confirmed' },
-    });
-    await tx.$executeRaw`release savepoint confirm_expired`;
-    if (!row) {
-      const current = await tx.booking.findUnique({ where: { id: input.id }, select: { status: true } });
-      if (!current) throw Errors.notFound('Booking');
-      throw Errors.invalidTransition(`A ${current.status} booking cannot be confirmed after expiring`);
-    }
-    await syncBookingTimers(tx, row);
-    const object = await presentBooking(tx, row);
-    await recordEvent(tx, { tenantId, type: 'booking.confirmed', object });
-    return object;
+    [row] = await tx.savepoint(() =>
+      db.booking.updateManyAndReturn({
+        where: { id: input.id, status: 'expired' },
+        data: { status: 'confirmed' },
+      }),
+    );
   } catch (error) {
-    if (isOverlapRefusal(error)) {
-      await tx.$executeRaw`rollback to savepoint confirm_expired`;
+    if (isOverlapRefusal(error))
       throw slotUnavailable('The slot of this expired booking has been taken since');
-    }
     throw error;
   }
+  if (!row) {
+    const current = await db.booking.findUnique({ where: { id: input.id }, select: { status: true } });
+    if (!current) throw Errors.notFound('Booking');
+    throw Errors.invalidTransition(`A ${current.status} booking cannot be confirmed after expiring`);
+  }
+  await syncBookingTimers(tx, row);
+  const object = await presentBooking(db, row);
+  await recordEvent(tx, { tenantId: tx.tenantId, type: 'booking.confirmed', object });
+  return object;
 }

@@ -1,4 +1,5 @@
 import { Prisma } from '@/server/db/generated/client';
+import { transaction } from '@/server/db/unit-of-work';
 import type { UpdateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
@@ -41,8 +42,9 @@ export async function updateBooking(
     }
   }
   for (let attempt = 1; ; attempt++) {
-    const outcome = await db.$transaction(async (tx) => {
-      const current = await tx.booking.findUnique({ where: { id: input.id } });
+    const outcome = await transaction(ctx, async (tx) => {
+      const db = await tx.orm();
+      const current = await db.booking.findUnique({ where: { id: input.id } });
       if (!current) throw Errors.notFound('Booking');
       if (FINAL_BOOKING_STATES.includes(current.status)) {
         throw Errors.invalidTransition(`A ${current.status} booking can no longer be changed`);
@@ -58,11 +60,13 @@ export async function updateBooking(
         startAt.getTime() !== current.startAt.getTime() || endAt.getTime() !== current.endAt.getTime();
       // Guarded on what we read: a concurrent transition or reschedule makes this match nothing,
       // so `previous` is always the times this change replaced.
-      const [row] = await tx.booking.updateManyAndReturn({
+      const [row] = await db.booking.updateManyAndReturn({
         where: { id: input.id, status: current.status, startAt: current.startAt, endAt: current.endAt },
         data: {
           startAt,
           endAt,
+          // The calendar feed's SEQUENCE (RFC 5545 §3.8.7.4) rises with the move, in this statement.
+          ...(rescheduled ? { sequence: { increment: 1 } } : {}),
           ...(changes.customer?.name !== undefined ? { customerName: changes.customer.name } : {}),
           ...(changes.customer?.email !== undefined ? { customerEmail: changes.customer.email } : {}),
           ...(changes.customer?.phone !== undefined ? { customerPhone: changes.customer.phone } : {}),
@@ -78,7 +82,7 @@ export async function updateBooking(
       });
       if (!row) return null;
       await syncBookingTimers(tx, row); // a phone added or removed changes the reminders
-      const object = await presentBooking(tx, row);
+      const object = await presentBooking(db, row);
       if (rescheduled) {
         await recordEvent(tx, {
           tenantId,

@@ -2,11 +2,12 @@
 // delivered or read message cannot fail afterwards). The allowed-from set is the guard of a
 // conditional update, so a late, repeated or out-of-order receipt matches nothing: no change, no
 // event. Receipts are the busiest writer of events (up to three per message sent), so the change and
-// its event run as one SQL transaction (server/db/sql-transaction.ts) rather than Prisma's.
+// its event are typed statements only: their unit of work is a pg transaction, not Prisma's
+// (server/db/unit-of-work.ts).
 
 import type { EventType } from '@/server/client-safe/event-catalog';
 import type { MessageStatus } from '@/server/db/generated/enums';
-import { writeTransaction } from '@/server/db/sql-transaction';
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeMessage } from './serialize';
@@ -33,7 +34,7 @@ export async function applyReceipt(
   const rule = RECEIPTS[input.status];
   const failureReason =
     input.status === 'failed' ? (input.failureReason ?? 'Reported failed by WhatsApp') : null;
-  return writeTransaction(ctx, async (tx) => {
+  return transaction(ctx, async (tx) => {
     const [row] = await updateOutboundStatus.rows(
       tx,
       tenantId,

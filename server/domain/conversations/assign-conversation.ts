@@ -1,3 +1,4 @@
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { transitionConversation } from './transition';
@@ -8,16 +9,16 @@ import { transitionConversation } from './transition';
  * Emits conversation.assigned.
  */
 export function assignConversation(ctx: OperationContext, input: { id: string; userId: string }) {
-  const { db, tenantId } = ctx;
-  return db.$transaction(async (tx) => {
-    const exists = await tx.conversation.findUnique({ where: { id: input.id }, select: { id: true } });
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const exists = await db.conversation.findUnique({ where: { id: input.id }, select: { id: true } });
     if (!exists) throw Errors.notFound('Conversation');
-    const member = await tx.membership.findFirst({
+    const member = await db.membership.findFirst({
       where: { userId: input.userId },
       select: { userId: true },
     });
     if (!member) throw Errors.validation([{ path: 'user_id', message: 'Not a member of this tenant' }]);
-    return transitionConversation(tx, tenantId, {
+    return transitionConversation(tx, {
       id: input.id,
       allowed: { status: { in: ['open', 'pending_human'] } },
       data: { status: 'open', handledBy: 'human', assigneeId: input.userId },

@@ -8,15 +8,15 @@
 import { settings } from '@/server/config/settings';
 import { db } from '@/server/db/client';
 import type { Conversation } from '@/server/db/generated/client';
-import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
+import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import { type DueTimer, markFired, planTimers, replanTimer, type TimerPlan } from '@/server/timers/plan';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeConversation } from './serialize';
 
 const BATCH = 500;
 
-/** The timers a conversation needs in its current state (planned in the caller's transaction). */
-export async function planConversationTimers(tx: TenantTx, c: Conversation): Promise<void> {
+/** The timers a conversation needs in its current state (planned in the caller's unit of work). */
+export async function planConversationTimers(tx: UnitOfWork, c: Conversation): Promise<void> {
   const { WHATSAPP_WINDOW_WARNING, HANDOFF_SLA } = settings();
   const plans: TimerPlan[] = [];
   const closesAt = c.windowExpiresAt;
@@ -35,7 +35,6 @@ export async function planConversationTimers(tx: TenantTx, c: Conversation): Pro
     plans.push({ kind: 'conversation.handoff', dueAt: new Date(c.handoffAt.getTime() + HANDOFF_SLA) });
   }
   await planTimers(tx, {
-    tenantId: c.tenantId,
     subjectId: c.id,
     kinds: ['conversation.window', 'conversation.handoff'],
     plans,
@@ -43,15 +42,16 @@ export async function planConversationTimers(tx: TenantTx, c: Conversation): Pro
 }
 
 /** conversation.window.expiring for one conversation, if its window closes within the warning; once. */
-async function warnWindow(tx: TenantTx, tenantId: string, id: string, now: Date): Promise<number | Date> {
+async function warnWindow(tx: UnitOfWork, id: string, now: Date): Promise<number | Date> {
   const { WHATSAPP_WINDOW_WARNING } = settings();
-  const c = await tx.conversation.findUnique({ where: { id } });
+  const db = await tx.orm();
+  const c = await db.conversation.findUnique({ where: { id } });
   const closesAt = c?.windowExpiresAt;
   if (c?.channel !== 'whatsapp' || !closesAt || closesAt <= now) return 0;
   if (c.windowWarnedFor?.getTime() === closesAt.getTime()) return 0;
   const dueAt = new Date(closesAt.getTime() - WHATSAPP_WINDOW_WARNING);
   if (dueAt > now) return dueAt; // not yet (the setting grew since the timer was planned)
-  const [row] = await tx.conversation.updateManyAndReturn({
+  const [row] = await db.conversation.updateManyAndReturn({
     where: {
       id,
       windowExpiresAt: closesAt,
@@ -61,7 +61,7 @@ async function warnWindow(tx: TenantTx, tenantId: string, id: string, now: Date)
   });
   if (!row) return 0;
   await recordEvent(tx, {
-    tenantId,
+    tenantId: tx.tenantId,
     type: 'conversation.window.expiring',
     object: serializeConversation(row),
   });
@@ -69,19 +69,20 @@ async function warnWindow(tx: TenantTx, tenantId: string, id: string, now: Date)
 }
 
 /** conversation.handoff.overdue for one conversation, if its hand-off waited longer than HANDOFF_SLA; once. */
-async function markOverdue(tx: TenantTx, tenantId: string, id: string, now: Date): Promise<number | Date> {
+async function markOverdue(tx: UnitOfWork, id: string, now: Date): Promise<number | Date> {
   const { HANDOFF_SLA } = settings();
-  const c = await tx.conversation.findUnique({ where: { id } });
+  const db = await tx.orm();
+  const c = await db.conversation.findUnique({ where: { id } });
   if (c?.status !== 'pending_human' || !c.handoffAt || c.handoffOverdueAt) return 0;
   const dueAt = new Date(c.handoffAt.getTime() + HANDOFF_SLA);
   if (dueAt > now) return dueAt;
-  const [row] = await tx.conversation.updateManyAndReturn({
+  const [row] = await db.conversation.updateManyAndReturn({
     where: { id, status: 'pending_human', handoffAt: c.handoffAt, handoffOverdueAt: null },
     data: { handoffOverdueAt: now },
   });
   if (!row) return 0;
   await recordEvent(tx, {
-    tenantId,
+    tenantId: tx.tenantId,
     type: 'conversation.handoff.overdue',
     object: serializeConversation(row),
   });
@@ -93,10 +94,11 @@ export async function fireConversationTimer(
   timer: DueTimer,
   now = new Date(),
 ): Promise<'recorded' | 'nothing' | 'stale'> {
-  return forTenant(timer.tenantId).$transaction(async (tx) => {
+  return transaction({ tenantId: timer.tenantId }, async (tx) => {
+    await tx.orm(); // the event's change is made through Prisma: its transaction, begun first
     if (!(await markFired(tx, timer))) return 'stale';
     const run = timer.kind === 'conversation.window' ? warnWindow : markOverdue;
-    const outcome = await run(tx, timer.tenantId, timer.subjectId, now);
+    const outcome = await run(tx, timer.subjectId, now);
     if (outcome instanceof Date) {
       await replanTimer(tx, { id: timer.id, dueAt: outcome });
       return 'nothing';
@@ -124,7 +126,7 @@ export async function recordConversationTimers(
   });
   let expiring = 0;
   for (const c of closing) {
-    const outcome = await forTenant(c.tenantId).$transaction((tx) => warnWindow(tx, c.tenantId, c.id, now));
+    const outcome = await transaction({ tenantId: c.tenantId }, (tx) => warnWindow(tx, c.id, now));
     if (outcome === 1) expiring++;
   }
   const waiting = await db().conversation.findMany({
@@ -138,7 +140,7 @@ export async function recordConversationTimers(
   });
   let overdue = 0;
   for (const c of waiting) {
-    const outcome = await forTenant(c.tenantId).$transaction((tx) => markOverdue(tx, c.tenantId, c.id, now));
+    const outcome = await transaction({ tenantId: c.tenantId }, (tx) => markOverdue(tx, c.id, now));
     if (outcome === 1) overdue++;
   }
   return { expiring, overdue };

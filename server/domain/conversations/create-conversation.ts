@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import type { CreateConversationInput } from '@/server/domain/conversations/schemas';
 import { Errors } from '@/server/lib/errors';
@@ -12,8 +13,9 @@ import { serializeConversation } from './serialize';
  * web and sms conversations have no registered sender here. Emits conversation.created.
  */
 export function createConversation(ctx: OperationContext, input: z.output<typeof CreateConversationInput>) {
-  const { db, tenantId } = ctx;
-  return db.$transaction(async (tx) => {
+  const { tenantId } = ctx;
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     if (input.channel === 'whatsapp') {
       const problems = [];
       if (!input.contact.phone)
@@ -21,7 +23,7 @@ export function createConversation(ctx: OperationContext, input: z.output<typeof
       if (!input.channel_id)
         problems.push({ path: 'channel_id', message: 'Required for a WhatsApp conversation' });
       else {
-        const channel = await tx.channel.findUnique({
+        const channel = await db.channel.findUnique({
           where: { id: input.channel_id },
           select: { type: true },
         });
@@ -34,7 +36,7 @@ export function createConversation(ctx: OperationContext, input: z.output<typeof
         { path: 'channel_id', message: 'Only WhatsApp conversations run on a registered channel' },
       ]);
     }
-    const row = await tx.conversation.create({
+    const row = await db.conversation.create({
       data: {
         id: newId('conversation'),
         tenantId,

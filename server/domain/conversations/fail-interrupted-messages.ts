@@ -3,7 +3,7 @@
 // emits conversation.message.failed) once they are older than any send could take. Whether the
 // provider got the message is unknown, and the reason says so.
 import { db } from '@/server/db/client';
-import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeMessage } from './serialize';
 
@@ -26,8 +26,8 @@ export async function failInterruptedMessages(now = new Date()): Promise<number>
   });
   let failed = 0;
   for (const { id, tenantId } of stale) {
-    failed += await forTenant(tenantId).$transaction(async (tx) => {
-      const [row] = await tx.message.updateManyAndReturn({
+    failed += await transaction({ tenantId }, async (tx) => {
+      const [row] = await (await tx.orm()).message.updateManyAndReturn({
         where: { id, status: 'queued', nextSendAt: null },
         data: { status: 'failed', failureReason: INTERRUPTED_REASON },
       });

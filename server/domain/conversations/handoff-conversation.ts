@@ -1,3 +1,4 @@
+import { transaction } from '@/server/db/unit-of-work';
 import { assertReachableConversation } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
@@ -12,10 +13,9 @@ export async function handoffConversation(
   ctx: OperationContext,
   input: { id: string; reason: string; summary?: string | null },
 ) {
-  const { db, tenantId } = ctx;
   assertReachableConversation(ctx, input.id);
-  return db.$transaction(async (tx) => {
-    const conversation = await transitionConversation(tx, tenantId, {
+  return transaction(ctx, async (tx) => {
+    const conversation = await transitionConversation(tx, {
       id: input.id,
       allowed: { status: 'open', handledBy: 'ai' },
       data: {

@@ -1,3 +1,5 @@
+import { lockKey } from '@/server/db/advisory-lock';
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { newId } from '@/server/lib/ids';
 import { recordEvent } from '@/server/webhooks/outbox';
@@ -37,23 +39,26 @@ export async function receiveMessage(
   | { duplicate: true }
   | { duplicate: false; conversationId: string; messageId: string; createdConversation: boolean }
 > {
-  const { db, tenantId } = ctx;
-  const seen = await db.message.findFirst({ where: { externalId: input.externalId }, select: { id: true } });
+  const { tenantId } = ctx;
+  const seen = await ctx.db.message.findFirst({
+    where: { externalId: input.externalId },
+    select: { id: true },
+  });
   if (seen) return { duplicate: true };
   try {
-    return await db.$transaction(async (tx) => {
+    return await transaction(ctx, async (tx) => {
+      const db = await tx.orm();
       // One conversation per contact and channel even when two of its messages arrive at once.
-      const lockKey = `wa:${tenantId}:${input.channelId}:${input.from}`;
-      await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
+      await lockKey(tx, `wa:${tenantId}:${input.channelId}:${input.from}`);
       const now = new Date();
       const windowExpiresAt = new Date((input.sentAt ?? now).getTime() + CUSTOMER_SERVICE_WINDOW_MS);
-      let conversation = await tx.conversation.findFirst({
+      let conversation = await db.conversation.findFirst({
         where: { channelId: input.channelId, contactPhone: input.from },
         orderBy: { id: 'desc' },
       });
       const createdConversation = !conversation;
       if (!conversation) {
-        conversation = await tx.conversation.create({
+        conversation = await db.conversation.create({
           data: {
             id: newId('conversation'),
             tenantId,
@@ -72,7 +77,7 @@ export async function receiveMessage(
         });
       }
       const messageId = newId('message');
-      const inserted = await tx.message.createMany({
+      const inserted = await db.message.createMany({
         data: [
           {
             id: messageId,
@@ -91,7 +96,7 @@ export async function receiveMessage(
       // A concurrent delivery of the same message won: roll back (including a conversation we started).
       if (inserted.count === 0) throw new DuplicateMessage();
       if (!createdConversation) {
-        await tx.conversation.update({
+        await db.conversation.update({
           where: { id: conversation.id },
           data: {
             lastMessageAt: now,
@@ -117,9 +122,9 @@ export async function receiveMessage(
       // The window (re)opened, a resolved conversation reopened: its timers follow (conversation-timers.ts).
       await planConversationTimers(
         tx,
-        await tx.conversation.findUniqueOrThrow({ where: { id: conversation.id } }),
+        await db.conversation.findUniqueOrThrow({ where: { id: conversation.id } }),
       );
-      const message = await tx.message.findUniqueOrThrow({ where: { id: messageId } });
+      const message = await db.message.findUniqueOrThrow({ where: { id: messageId } });
       await recordEvent(tx, {
         tenantId,
         type: 'conversation.message.received',

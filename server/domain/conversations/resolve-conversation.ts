@@ -1,3 +1,4 @@
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
 
@@ -6,9 +7,8 @@ import { transitionConversation } from './transition';
  * `resolved_at` ends every assistant session minted before it, even after a reopening.
  */
 export function resolveConversation(ctx: OperationContext, input: { id: string }) {
-  const { db, tenantId } = ctx;
-  return db.$transaction((tx) =>
-    transitionConversation(tx, tenantId, {
+  return transaction(ctx, (tx) =>
+    transitionConversation(tx, {
       id: input.id,
       allowed: { status: { in: ['open', 'pending_human'] } },
       data: { status: 'resolved', resolvedAt: new Date() },

@@ -1,5 +1,6 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { assertReachableConversation } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import { presentBooking } from '@/server/domain/bookings/serialize';
@@ -35,11 +36,12 @@ export const RATE_LIMIT_BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512].map((s
  * conversation.message.sent or conversation.message.failed.
  */
 export async function sendMessage(ctx: OperationContext, input: { id: string } & SendMessageInput) {
-  const { db, tenantId } = ctx;
+  const { tenantId } = ctx;
   const content = outboundContent(input);
   assertReachableConversation(ctx, input.id);
-  const { conversation, message } = await db.$transaction(async (tx) => {
-    const conversation = await tx.conversation.findUnique({ where: { id: input.id } });
+  const { conversation, message } = await transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const conversation = await db.conversation.findUnique({ where: { id: input.id } });
     if (!conversation) throw Errors.notFound('Conversation');
     if (ctx.actingFor && conversation.handledBy === 'human') throw Errors.handledByHuman();
     const now = new Date();
@@ -54,7 +56,7 @@ export async function sendMessage(ctx: OperationContext, input: { id: string } &
           : 'The customer has not written on WhatsApp yet: only a template can be sent',
       );
     }
-    const message = await tx.message.create({
+    const message = await db.message.create({
       data: {
         id: newId('message'),
         tenantId,
@@ -65,7 +67,7 @@ export async function sendMessage(ctx: OperationContext, input: { id: string } &
         createdAt: now,
       },
     });
-    await tx.conversation.update({ where: { id: conversation.id }, data: { lastMessageAt: now } });
+    await db.conversation.update({ where: { id: conversation.id }, data: { lastMessageAt: now } });
     // The message exists from here on, whatever its send makes of it: the assistant's call is recorded now.
     await recordToolCall(tx, ctx, { type: 'conversation', id: conversation.id });
     return { conversation, message };
@@ -98,25 +100,26 @@ export async function attemptSend(ctx: OperationContext, message: Message, loade
       'outbound message not sent',
     );
 
-  return db.$transaction(async (tx) => {
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     const wait = !result.ok && result.rateLimited ? RATE_LIMIT_BACKOFF_MS[message.sendAttempts] : undefined;
     if (wait !== undefined) {
-      const [row] = await tx.message.updateManyAndReturn({
+      const [row] = await db.message.updateManyAndReturn({
         where: { id: message.id, status: 'queued' },
         data: { sendAttempts: message.sendAttempts + 1, nextSendAt: new Date(Date.now() + wait) },
       });
-      return serializeMessage(row ?? (await tx.message.findUniqueOrThrow({ where: { id: message.id } })));
+      return serializeMessage(row ?? (await db.message.findUniqueOrThrow({ where: { id: message.id } })));
     }
-    const [row] = await tx.message.updateManyAndReturn({
+    const [row] = await db.message.updateManyAndReturn({
       where: { id: message.id, status: 'queued' },
       data: result.ok
         ? { status: 'sent', externalId: result.externalId, nextSendAt: null }
         : { status: 'failed', failureReason: failureReason(result), nextSendAt: null },
     });
-    if (!row) return serializeMessage(await tx.message.findUniqueOrThrow({ where: { id: message.id } }));
+    if (!row) return serializeMessage(await db.message.findUniqueOrThrow({ where: { id: message.id } }));
     // Meta says the window is closed: believe it, so the next reply offers a template.
     if (!result.ok && result.reason.includes(WINDOW_CLOSED_CODE) && windowOpen(conversation)) {
-      const closed = await tx.conversation.update({
+      const closed = await db.conversation.update({
         where: { id: conversation.id },
         data: { windowExpiresAt: new Date() },
       });
@@ -130,12 +133,12 @@ export async function attemptSend(ctx: OperationContext, message: Message, loade
     });
     // A booking reminder reached WhatsApp (on its first send, or a later one after Meta's rate limit).
     if (result.ok && row.reminderBookingId) {
-      const booking = await tx.booking.findUnique({ where: { id: row.reminderBookingId } });
+      const booking = await db.booking.findUnique({ where: { id: row.reminderBookingId } });
       if (booking)
         await recordEvent(tx, {
           tenantId,
           type: 'booking.reminder.sent',
-          object: await presentBooking(tx, booking),
+          object: await presentBooking(db, booking),
         });
     }
     return object;

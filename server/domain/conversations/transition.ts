@@ -1,6 +1,6 @@
 import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
-import type { TenantTx } from '@/server/db/tenant-scope';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import { Errors } from '@/server/lib/errors';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { planConversationTimers } from './conversation-timers';
@@ -11,8 +11,7 @@ import { type ConversationResource, serializeConversation } from './serialize';
  * concurrent changes only one can match; the event is written in the same transaction.
  */
 export async function transitionConversation(
-  tx: TenantTx,
-  tenantId: string,
+  tx: UnitOfWork,
   input: {
     id: string;
     allowed: Prisma.ConversationWhereInput;
@@ -21,12 +20,13 @@ export async function transitionConversation(
     refusal: (current: { status: string; handledBy: string }) => string;
   },
 ): Promise<ConversationResource> {
-  const [row] = await tx.conversation.updateManyAndReturn({
+  const db = await tx.orm();
+  const [row] = await db.conversation.updateManyAndReturn({
     where: { id: input.id, ...input.allowed },
     data: input.data,
   });
   if (!row) {
-    const current = await tx.conversation.findUnique({
+    const current = await db.conversation.findUnique({
       where: { id: input.id },
       select: { status: true, handledBy: true },
     });
@@ -35,6 +35,6 @@ export async function transitionConversation(
   }
   await planConversationTimers(tx, row);
   const object = serializeConversation(row);
-  await recordEvent(tx, { tenantId, type: input.event, object });
+  await recordEvent(tx, { tenantId: tx.tenantId, type: input.event, object });
   return object;
 }

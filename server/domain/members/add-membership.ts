@@ -5,11 +5,13 @@
 // `completePasswordReset` checks the memberships again when a link is used, for any path that adds a
 // membership without coming here.
 import type { Role } from '@/server/db/generated/enums';
+import type { CrossTenantUnit, UnitOfWork } from '@/server/db/unit-of-work';
+import { lockUser as lockUserSql } from './sql/lock-user';
+import { spendPasswordResets } from './sql/spend-password-resets';
 
-/** What both transaction clients (the unscoped one and a tenant's) offer for this. */
-interface MembershipTx {
+/** What both units' clients (a tenant's and the unscoped one) offer for this. */
+interface MembershipWriter {
   membership: { create(args: { data: { tenantId: string; userId: string; role: Role } }): Promise<unknown> };
-  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
 }
 
 /**
@@ -17,18 +19,17 @@ interface MembershipTx {
  * both take it first, so one of them always sees the other's outcome: a link is used either before the
  * person joins another tenant (and then it guarded one tenant only) or not at all.
  */
-export function lockUser(tx: Pick<MembershipTx, '$executeRaw'>, userId: string): Promise<number> {
-  return tx.$executeRaw`select 1 from users where id = ${userId} for update`;
+export async function lockUser(tx: UnitOfWork | CrossTenantUnit, userId: string): Promise<void> {
+  await lockUserSql.rows(tx, userId);
 }
 
-/** Adds the membership in the caller's transaction and spends the person's open reset links. */
+/** Adds the membership in the caller's unit of work (in Prisma's transaction) and spends the person's open reset links. */
 export async function addMembership(
-  tx: MembershipTx,
+  tx: UnitOfWork | CrossTenantUnit,
   input: { tenantId: string; userId: string; role: Role },
 ): Promise<void> {
+  const db: MembershipWriter = await tx.orm();
   await lockUser(tx, input.userId);
-  await tx.membership.create({ data: { tenantId: input.tenantId, userId: input.userId, role: input.role } });
-  // Across tenants on purpose: links issued by any tenant stop guarding only that tenant.
-  await tx.$executeRaw`
-    update password_resets set used_at = now() where user_id = ${input.userId} and used_at is null`;
+  await db.membership.create({ data: { tenantId: input.tenantId, userId: input.userId, role: input.role } });
+  await spendPasswordResets.execute(tx, input.userId);
 }

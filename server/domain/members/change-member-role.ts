@@ -1,4 +1,5 @@
-import { inTransaction, recordAudit } from '@/server/domain/audit/record-audit';
+import { transaction } from '@/server/db/unit-of-work';
+import { recordAudit } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { assertAnotherAdmin, lockMembers } from './admins';
 import { serializeMember } from './list-members';
@@ -9,11 +10,12 @@ export function changeMemberRole(
   ctx: OperationContext,
   input: { user_id: string; role: 'admin' | 'agent' },
 ): Promise<Member> {
-  return inTransaction(ctx, async (_txCtx, tx) => {
-    const membership = await lockMembers(tx, ctx.tenantId, input.user_id);
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const membership = await lockMembers(tx, input.user_id);
     if (membership.role === input.role) return serializeMember(membership);
-    if (input.role !== 'admin') await assertAnotherAdmin(tx, membership);
-    const updated = await tx.membership.update({
+    if (input.role !== 'admin') await assertAnotherAdmin(db, membership);
+    const updated = await db.membership.update({
       where: { tenantId_userId: { tenantId: ctx.tenantId, userId: input.user_id } },
       data: { role: input.role },
       include: { user: true },

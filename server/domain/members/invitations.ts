@@ -4,7 +4,8 @@ import { verifyUserPassword } from '@/server/auth/sessions';
 import { db } from '@/server/db/client';
 import { Prisma } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
-import { inTransaction, recordAudit } from '@/server/domain/audit/record-audit';
+import { transaction } from '@/server/db/unit-of-work';
+import { recordAudit } from '@/server/domain/audit/record-audit';
 import { type OperationContext, operationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -22,11 +23,12 @@ export const linkNoLongerValid = (what: string) =>
   new AppError('not_found', `This ${what} link is no longer valid (used, revoked or expired)`);
 
 export function createInvitation(ctx: OperationContext, input: CreateInvitationInput) {
-  return inTransaction(ctx, async (_txCtx, tx) => {
-    const member = await tx.membership.findFirst({ where: { user: { email: input.email } } });
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const member = await db.membership.findFirst({ where: { user: { email: input.email } } });
     if (member) throw new AppError('already_member', `${input.email} is already a member of this tenant`);
     const { token, tokenHash } = newLinkToken();
-    const row = await tx.invitation.create({
+    const row = await db.invitation.create({
       data: {
         id: newId('invitation'),
         tenantId: ctx.tenantId,
@@ -66,8 +68,8 @@ export function listInvitations(ctx: OperationContext, input: PageInput) {
 
 /** The link stops working at once; an invitation already used, revoked or expired is not found. */
 export function revokeInvitation(ctx: OperationContext, input: { id: string }): Promise<void> {
-  return inTransaction(ctx, async (_txCtx, tx) => {
-    const { count } = await tx.invitation.updateMany({
+  return transaction(ctx, async (tx) => {
+    const { count } = await (await tx.orm()).invitation.updateMany({
       where: { id: input.id, ...pending() },
       data: { revokedAt: new Date() },
     });
@@ -129,19 +131,20 @@ export async function acceptInvitation(input: {
   const userId = existing?.id ?? newId('user');
   const ctx = operationContext(invitation.tenantId, { type: 'user', id: userId }, input.ip);
   try {
-    await inTransaction(ctx, async (_txCtx, tx) => {
-      const claimed = await tx.invitation.updateMany({
+    await transaction(ctx, async (tx) => {
+      const db = await tx.orm();
+      const claimed = await db.invitation.updateMany({
         where: { id: invitation.id, ...pending() },
         data: { acceptedAt: new Date(), acceptedBy: userId },
       });
       if (claimed.count === 0) throw linkNoLongerValid('invitation');
       if (!existing) {
         const passwordHash = await hashPassword(input.password);
-        await tx.user.create({
+        await db.user.create({
           data: { id: userId, email: invitation.email, name: input.name as string, passwordHash },
         });
       }
-      const already = await tx.membership.findFirst({ where: { userId } });
+      const already = await db.membership.findFirst({ where: { userId } });
       if (!already) await addMembership(tx, { tenantId: invitation.tenantId, userId, role: invitation.role });
       await recordAudit(tx, ctx, { action: 'member.joined', target: { type: 'user', id: userId } });
     });

@@ -1,8 +1,10 @@
 // Password reset links (docs/decisions.md "Tenant administration"): an admin issues a one-time link (1 h) for a member; using it
 // sets a new password and ends every session of that person (refresh tokens, dashboard sessions, and
 // the access tokens issued before it).
-import { db, type Tx } from '@/server/db/client';
-import { inTransaction, recordAudit } from '@/server/domain/audit/record-audit';
+import { db } from '@/server/db/client';
+import type { RawQueryable } from '@/server/db/typed-sql';
+import { type CrossTenantUnit, transaction, type UnitOfWork } from '@/server/db/unit-of-work';
+import { recordAudit } from '@/server/domain/audit/record-audit';
 import { type OperationContext, operationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -10,6 +12,8 @@ import { hashPassword } from '@/server/security/hashing';
 import { lockUser } from './add-membership';
 import { linkNoLongerValid } from './invitations';
 import { dashboardLink, hashLinkToken, newLinkToken } from './links';
+import { membershipsOfUser } from './sql/memberships-of-user';
+import { revokeRefreshTokensOfUser } from './sql/revoke-refresh-tokens-of-user';
 
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -18,18 +22,18 @@ export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
  * (403): their password guards that tenant too, and this tenant's admins do not speak for it.
  */
 export function issuePasswordReset(ctx: OperationContext, input: { user_id: string }) {
-  return inTransaction(ctx, async (_txCtx, tx) => {
-    const membership = await tx.membership.findFirst({ where: { userId: input.user_id } });
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const membership = await db.membership.findFirst({ where: { userId: input.user_id } });
     if (!membership) throw Errors.notFound('Member');
     // Across tenants on purpose: whether the password guards other tenants as well.
-    const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
-      select count(*)::int as n from memberships where user_id = ${input.user_id} and tenant_id <> ${ctx.tenantId}::uuid`;
-    if (n > 0)
+    const tenants = await membershipsOfUser.rows(tx, input.user_id);
+    if (tenants.some((m) => m.tenant_id !== ctx.tenantId))
       throw Errors.forbidden(
         'This person also belongs to another tenant; they can change their password themselves, or ask the operator',
       );
     const { token, tokenHash } = newLinkToken();
-    const row = await tx.passwordReset.create({
+    const row = await db.passwordReset.create({
       data: {
         id: newId('passwordReset'),
         tenantId: ctx.tenantId,
@@ -53,11 +57,10 @@ export function issuePasswordReset(ctx: OperationContext, input: { user_id: stri
  * purpose.
  */
 async function onlyInIssuingTenant(
-  client: Pick<Tx, '$queryRaw'>,
+  client: UnitOfWork | CrossTenantUnit | RawQueryable,
   row: { userId: string; tenantId: string },
 ): Promise<boolean> {
-  const tenants = await client.$queryRaw<{ tenant_id: string }[]>`
-    select tenant_id::text from memberships where user_id = ${row.userId}`;
+  const tenants = await membershipsOfUser.rows(client, row.userId);
   return tenants.length === 1 && tenants[0].tenant_id === row.tenantId;
 }
 
@@ -86,19 +89,20 @@ export async function completePasswordReset(input: { token: string; password: st
   const row = await findUsable(input.token);
   if (!row) throw linkNoLongerValid('password reset');
   const ctx = operationContext(row.tenantId, { type: 'user', id: row.userId }, input.ip);
-  await inTransaction(ctx, async (_txCtx, tx) => {
+  await transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     await lockUser(tx, row.userId);
-    const spent = await tx.passwordReset.updateMany({
+    const spent = await db.passwordReset.updateMany({
       where: { id: row.id, usedAt: null, expiresAt: { gt: new Date() } },
       data: { usedAt: new Date() },
     });
     if (spent.count === 0 || !(await onlyInIssuingTenant(tx, row))) throw linkNoLongerValid('password reset');
     const passwordHash = await hashPassword(input.password);
     // Access tokens issued before now are refused from the next request (server/auth/principal.ts).
-    await tx.user.update({ where: { id: row.userId }, data: { passwordHash, tokensValidAfter: new Date() } });
+    await db.user.update({ where: { id: row.userId }, data: { passwordHash, tokensValidAfter: new Date() } });
     // Every tenant's refresh tokens of this person, not only this tenant's: the password is theirs.
-    await tx.$executeRaw`update refresh_tokens set revoked_at = now() where user_id = ${row.userId} and revoked_at is null`;
-    await tx.webSession.updateMany({
+    await revokeRefreshTokensOfUser.execute(tx, row.userId);
+    await db.webSession.updateMany({
       where: { userId: row.userId, revokedAt: null },
       data: { revokedAt: new Date() },
     });

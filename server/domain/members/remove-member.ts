@@ -1,6 +1,8 @@
-import { inTransaction, recordAudit } from '@/server/domain/audit/record-audit';
+import { transaction } from '@/server/db/unit-of-work';
+import { recordAudit } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { assertAnotherAdmin, lockMembers } from './admins';
+import { membershipsOfUser } from './sql/memberships-of-user';
 
 /**
  * Takes a person out of the tenant; removing the last admin is refused (409 last_admin). In the same
@@ -9,24 +11,24 @@ import { assertAnotherAdmin, lockMembers } from './admins';
  * Access tokens and dashboard requests re-read the membership, so both stop at once (docs/decisions.md "Security").
  */
 export function removeMember(ctx: OperationContext, input: { user_id: string }): Promise<void> {
-  return inTransaction(ctx, async (_txCtx, tx) => {
-    const membership = await lockMembers(tx, ctx.tenantId, input.user_id);
-    await assertAnotherAdmin(tx, membership);
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const membership = await lockMembers(tx, input.user_id);
+    await assertAnotherAdmin(db, membership);
     const now = new Date();
-    await tx.membership.deleteMany({ where: { userId: input.user_id } });
-    await tx.refreshToken.updateMany({
+    await db.membership.deleteMany({ where: { userId: input.user_id } });
+    await db.refreshToken.updateMany({
       where: { userId: input.user_id, revokedAt: null },
       data: { revokedAt: now },
     });
-    await tx.passwordReset.updateMany({
+    await db.passwordReset.updateMany({
       where: { userId: input.user_id, usedAt: null },
       data: { usedAt: now },
     });
     // Memberships elsewhere are looked up across tenants on purpose: the sessions are the person's.
-    const elsewhere = await tx.$queryRaw<{ n: number }[]>`
-      select count(*)::int as n from memberships where user_id = ${input.user_id}`;
-    if (elsewhere[0].n === 0) {
-      await tx.webSession.updateMany({
+    const elsewhere = await membershipsOfUser.rows(tx, input.user_id);
+    if (elsewhere.length === 0) {
+      await db.webSession.updateMany({
         where: { userId: input.user_id, revokedAt: null },
         data: { revokedAt: now },
       });

@@ -11,8 +11,7 @@
 // as `deferred` (with the charge's running refunded total) and applied in the transaction of the
 // completion that names its PaymentIntent; nothing is lost and nothing is applied to the wrong payment.
 import type { Payment } from '@/server/db/generated/client';
-import type { TenantTx } from '@/server/db/tenant-scope';
-import { inTransaction } from '@/server/domain/audit/record-audit';
+import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import type { StripeWebhookOutcome } from '@/server/domain/payment-providers/schemas';
 import { logger } from '@/server/log';
@@ -34,14 +33,15 @@ export async function applyStripeEvent(
   event: { id: string; type: string },
   notice: Followed,
 ): Promise<StripeWebhookOutcome> {
-  return inTransaction(ctx, async (txCtx, tx) => {
-    const claimed = await tx.stripeEvent.createMany({
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const claimed = await db.stripeEvent.createMany({
       data: [{ tenantId: ctx.tenantId, eventId: event.id, type: event.type, outcome: 'ignored' }],
       skipDuplicates: true,
     });
     if (claimed.count === 0) return 'duplicate';
-    const applied = await apply(tx, txCtx, notice);
-    await tx.stripeEvent.update({
+    const applied = await apply(tx, ctx, notice);
+    await db.stripeEvent.update({
       where: { tenantId_eventId: { tenantId: ctx.tenantId, eventId: event.id } },
       data: {
         outcome: applied.outcome,
@@ -64,7 +64,7 @@ export async function applyStripeEvent(
   });
 }
 
-async function apply(tx: TenantTx, ctx: OperationContext, notice: Followed): Promise<Applied> {
+async function apply(tx: UnitOfWork, ctx: OperationContext, notice: Followed): Promise<Applied> {
   switch (notice.kind) {
     case 'unreadable':
       logger().error({ tenant_id: ctx.tenantId, reason: notice.reason }, 'stripe event without what we read');
@@ -80,7 +80,7 @@ async function apply(tx: TenantTx, ctx: OperationContext, notice: Followed): Pro
         );
       }
       await onCheckoutPaid(tx, ctx, payment, notice.paymentIntentId);
-      if (notice.paymentIntentId) await applyDeferredRefunds(tx, ctx, payment, notice.paymentIntentId);
+      if (notice.paymentIntentId) await applyDeferredRefunds(tx, payment, notice.paymentIntentId);
       return { outcome: 'applied', paymentId: payment.id };
     }
     case 'checkout_awaiting_payment': {
@@ -91,12 +91,12 @@ async function apply(tx: TenantTx, ctx: OperationContext, notice: Followed): Pro
       const payment = await checkoutPayment(tx, ctx, notice.sessionId, notice.metadata);
       if (!payment) return { outcome: 'ignored' };
       if (payment.status !== 'pending') return noChange(ctx, payment, 'failed');
-      await onCheckoutFailed(tx, ctx, payment);
+      await onCheckoutFailed(tx, payment);
       return { outcome: 'applied', paymentId: payment.id };
     }
     case 'charge_refunded': {
       if (!notice.paymentIntentId) return { outcome: 'ignored' };
-      const payment = await tx.payment.findFirst({
+      const payment = await (await tx.orm()).payment.findFirst({
         where: { provider: 'stripe', stripePaymentIntentId: notice.paymentIntentId },
       });
       if (!payment) {
@@ -107,7 +107,7 @@ async function apply(tx: TenantTx, ctx: OperationContext, notice: Followed): Pro
           amountRefunded: notice.amountRefunded,
         };
       }
-      const outcome = await recordRefundedTotal(tx, ctx.tenantId, payment, notice.amountRefunded);
+      const outcome = await recordRefundedTotal(tx, payment, notice.amountRefunded);
       return { outcome, paymentId: payment.id, paymentIntentId: notice.paymentIntentId };
     }
   }
@@ -118,12 +118,14 @@ async function apply(tx: TenantTx, ctx: OperationContext, notice: Followed): Pro
  * provider_ref; the metadata we put on the session must agree with it.
  */
 async function checkoutPayment(
-  tx: TenantTx,
+  tx: UnitOfWork,
   ctx: OperationContext,
   sessionId: string,
   metadata: Record<string, string>,
 ): Promise<Payment | null> {
-  const payment = await tx.payment.findFirst({ where: { provider: 'stripe', providerRef: sessionId } });
+  const payment = await (await tx.orm()).payment.findFirst({
+    where: { provider: 'stripe', providerRef: sessionId },
+  });
   if (!payment) return null;
   if (metadata.payment_id !== undefined && metadata.payment_id !== payment.id) {
     logger().warn(
@@ -150,17 +152,13 @@ function noChange(ctx: OperationContext, payment: Payment, says: 'paid' | 'faile
 }
 
 /** charge.refunded events that arrived before this completion: the largest running total applies. */
-async function applyDeferredRefunds(
-  tx: TenantTx,
-  ctx: OperationContext,
-  payment: Payment,
-  paymentIntentId: string,
-) {
-  const waiting = await tx.stripeEvent.findMany({ where: { outcome: 'deferred', paymentIntentId } });
+async function applyDeferredRefunds(tx: UnitOfWork, payment: Payment, paymentIntentId: string) {
+  const db = await tx.orm();
+  const waiting = await db.stripeEvent.findMany({ where: { outcome: 'deferred', paymentIntentId } });
   if (waiting.length === 0) return;
   const total = Math.max(...waiting.map((e) => e.amountRefunded ?? 0));
-  await recordRefundedTotal(tx, ctx.tenantId, payment, total);
-  await tx.stripeEvent.updateMany({
+  await recordRefundedTotal(tx, payment, total);
+  await db.stripeEvent.updateMany({
     where: { outcome: 'deferred', paymentIntentId },
     data: { outcome: 'applied', paymentId: payment.id },
   });

@@ -14,7 +14,7 @@
 // - A booking in any other state (confirmed by hand, cancelled, completed) is left as it is: a paid
 //   payment of a cancelled booking stays succeeded, for a person to refund (refunds are explicit).
 import type { Payment } from '@/server/db/generated/client';
-import type { TenantTx } from '@/server/db/tenant-scope';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import { confirmExpiredBooking, transitionIn } from '@/server/domain/bookings/transition';
 import type { OperationContext } from '@/server/domain/context';
 import { AppError } from '@/server/lib/errors';
@@ -24,12 +24,12 @@ import { movePayment } from './transition';
 
 /** The session is paid: pending → succeeded, remembering the PaymentIntent (refunds go against it). */
 export async function onCheckoutPaid(
-  tx: TenantTx,
+  tx: UnitOfWork,
   ctx: OperationContext,
   payment: Payment,
   paymentIntentId: string | null,
 ): Promise<'applied' | 'no_change'> {
-  const moved = await movePayment(tx, ctx.tenantId, {
+  const moved = await movePayment(tx, {
     id: payment.id,
     to: 'succeeded',
     event: 'payment.succeeded',
@@ -42,27 +42,29 @@ export async function onCheckoutPaid(
 }
 
 /** The session expired unpaid, or its delayed payment failed: pending → failed. */
-export async function onCheckoutFailed(
-  tx: TenantTx,
-  ctx: OperationContext,
-  payment: Payment,
-): Promise<'applied' | 'no_change'> {
-  const moved = await movePayment(tx, ctx.tenantId, {
+export async function onCheckoutFailed(tx: UnitOfWork, payment: Payment): Promise<'applied' | 'no_change'> {
+  const moved = await movePayment(tx, {
     id: payment.id,
     to: 'failed',
     event: 'payment.failed',
     where: { provider: 'stripe' },
   });
   if (!moved) return 'no_change';
-  if (payment.bookingId) await expireUnpaidBooking(tx, ctx.tenantId, payment.bookingId);
+  if (payment.bookingId) await expireUnpaidBooking(tx, payment.bookingId);
   return 'applied';
 }
 
-async function confirmPaidBooking(tx: TenantTx, ctx: OperationContext, bookingId: string, payment: Payment) {
-  const booking = await tx.booking.findUnique({ where: { id: bookingId }, select: { status: true } });
+async function confirmPaidBooking(
+  tx: UnitOfWork,
+  ctx: OperationContext,
+  bookingId: string,
+  payment: Payment,
+) {
+  const db = await tx.orm();
+  const booking = await db.booking.findUnique({ where: { id: bookingId }, select: { status: true } });
   if (booking?.status === 'pending') {
     // Paid in time, or paid first while its hold was running out: confirmed, whatever the clock says.
-    const confirmed = await transitionIn(tx, ctx.tenantId, {
+    const confirmed = await transitionIn(tx, {
       id: bookingId,
       to: 'confirmed',
       event: 'booking.confirmed',
@@ -70,7 +72,7 @@ async function confirmPaidBooking(tx: TenantTx, ctx: OperationContext, bookingId
     if (confirmed) return;
   }
   // Re-read: the hold's expiry may have committed between the read above and the update.
-  const now = await tx.booking.findUnique({ where: { id: bookingId }, select: { status: true } });
+  const now = await db.booking.findUnique({ where: { id: bookingId }, select: { status: true } });
   if (now?.status !== 'expired') {
     if (now && now.status !== 'confirmed') {
       logger().warn(
@@ -81,7 +83,7 @@ async function confirmPaidBooking(tx: TenantTx, ctx: OperationContext, bookingId
     return;
   }
   try {
-    await confirmExpiredBooking(tx, ctx.tenantId, { id: bookingId });
+    await confirmExpiredBooking(tx, { id: bookingId });
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'slot_unavailable') throw error;
     // The slot was taken since: the booking stays expired and the money goes back, once, after commit.
@@ -90,7 +92,6 @@ async function confirmPaidBooking(tx: TenantTx, ctx: OperationContext, bookingId
       'late payment for a slot taken since: refunding it through Stripe',
     );
     await planTimers(tx, {
-      tenantId: ctx.tenantId,
       subjectId: payment.id,
       kinds: ['payment.refund_late'],
       plans: [{ kind: 'payment.refund_late', dueAt: new Date() }],
@@ -99,10 +100,8 @@ async function confirmPaidBooking(tx: TenantTx, ctx: OperationContext, bookingId
 }
 
 /** pending → expired (booking.expired), freeing its slot; any other state is left as it is. */
-async function expireUnpaidBooking(tx: TenantTx, tenantId: string, bookingId: string) {
-  await transitionIn(tx, tenantId, { id: bookingId, to: 'expired', event: 'booking.expired' }).catch(
-    refusedTransition,
-  );
+async function expireUnpaidBooking(tx: UnitOfWork, bookingId: string) {
+  await transitionIn(tx, { id: bookingId, to: 'expired', event: 'booking.expired' }).catch(refusedTransition);
 }
 
 /** A transition that found the booking in another state (no SQL failed, so the transaction goes on). */

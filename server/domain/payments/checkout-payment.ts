@@ -10,7 +10,7 @@
 //
 // expireCheckout withdraws the session of a stored payment when its hold runs out first or its booking is
 // cancelled (server/domain/payments/checkout-timers.ts).
-import type { TenantTx } from '@/server/db/tenant-scope';
+import type { UnitOfWork } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
 import { requireStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
@@ -72,13 +72,13 @@ export async function prepareCheckout(
   };
 }
 
-/** Step 2, in the caller's transaction: the pending Stripe payment and payment.created. */
+/** Step 2, in the caller's unit of work: the pending Stripe payment and payment.created. */
 export async function recordCheckoutPayment(
-  tx: TenantTx,
-  tenantId: string,
+  tx: UnitOfWork,
   prepared: PreparedCheckout,
 ): Promise<PaymentResource> {
-  const row = await tx.payment.create({
+  const { tenantId } = tx;
+  const row = await (await tx.orm()).payment.create({
     data: {
       id: prepared.paymentId,
       tenantId,

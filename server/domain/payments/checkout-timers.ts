@@ -11,7 +11,8 @@
 // lapsed claim is replayed by Stripe, never done twice), then records the answer in one transaction
 // with the timer's fired mark (plan.ts `markFired`). Stripe out of reach: the handler throws and the
 // engine tries again shortly.
-import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
+import { forTenant } from '@/server/db/tenant-scope';
+import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { findStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
 import { AppError } from '@/server/lib/errors';
@@ -27,7 +28,7 @@ export const lateRefundIdempotencyKey = (paymentId: string) => `switchboard-refu
 
 /** Marks the timer fired with nothing else to do (the payment moved on, or Stripe was disconnected). */
 async function done(timer: DueTimer, outcome: string): Promise<string> {
-  const fired = await forTenant(timer.tenantId).$transaction((tx) => markFired(tx, timer));
+  const fired = await transaction({ tenantId: timer.tenantId }, (tx) => markFired(tx, timer));
   return fired ? outcome : 'stale';
 }
 
@@ -51,11 +52,12 @@ export async function expireCheckoutTimer(timer: DueTimer): Promise<string> {
     }
     throw error; // unavailable: tried again by the engine
   }
-  return forTenant(timer.tenantId).$transaction(async (tx) => {
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     if (!(await markFired(tx, timer))) return 'stale';
-    const current = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
+    const current = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });
     if (closed.status === 'expired') {
-      await onCheckoutFailed(tx, ctx, current);
+      await onCheckoutFailed(tx, current);
       return 'expired';
     }
     if (closed.paid) {
@@ -102,9 +104,10 @@ export async function refundLatePayment(timer: DueTimer): Promise<string> {
     logger().error({ ...log, failure: result.failure }, 'Stripe refused the refund of a late payment');
     return done(timer, 'refused');
   }
-  return db.$transaction(async (tx) => {
+  return transaction({ tenantId: timer.tenantId }, async (tx) => {
+    await tx.orm(); // the refund is recorded through Prisma: its transaction, begun first
     if (!(await markFired(tx, timer))) return 'stale';
-    await recordRefundedTotal(tx, timer.tenantId, payment, result.refundedTotal ?? payment.amount);
+    await recordRefundedTotal(tx, payment, result.refundedTotal ?? payment.amount);
     return 'refunded';
   });
 }
@@ -113,14 +116,13 @@ export async function refundLatePayment(timer: DueTimer): Promise<string> {
  * In the transaction that cancels a booking: its pending Stripe payments' sessions are withdrawn after
  * the commit (a `payment.expire_checkout` timer each), so the customer cannot pay for it any more.
  */
-export async function withdrawCheckoutsOf(tx: TenantTx, tenantId: string, bookingId: string): Promise<void> {
-  const pending = await tx.payment.findMany({
+export async function withdrawCheckoutsOf(tx: UnitOfWork, bookingId: string): Promise<void> {
+  const pending = await (await tx.orm()).payment.findMany({
     where: { bookingId, provider: 'stripe', status: 'pending', providerRef: { not: null } },
     select: { id: true },
   });
   for (const { id } of pending) {
     await planTimers(tx, {
-      tenantId,
       subjectId: id,
       kinds: ['payment.expire_checkout'],
       plans: [{ kind: 'payment.expire_checkout', dueAt: new Date() }],

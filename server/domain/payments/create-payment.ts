@@ -1,3 +1,4 @@
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import type { CreatePaymentInput } from '@/server/domain/payments/schemas';
 import { Errors } from '@/server/lib/errors';
@@ -7,13 +8,14 @@ import { serializePayment } from './serialize';
 
 /** A new payment starts `pending`; emits payment.created. booking_id must name a booking of this tenant. */
 export function createPayment(ctx: OperationContext, input: CreatePaymentInput) {
-  const { db, tenantId } = ctx;
-  return db.$transaction(async (tx) => {
+  const { tenantId } = ctx;
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     if (input.booking_id) {
-      const booking = await tx.booking.findUnique({ where: { id: input.booking_id }, select: { id: true } });
+      const booking = await db.booking.findUnique({ where: { id: input.booking_id }, select: { id: true } });
       if (!booking) throw Errors.validation([{ path: 'booking_id', message: 'No such booking' }]);
     }
-    const row = await tx.payment.create({
+    const row = await db.payment.create({
       data: {
         id: newId('payment'),
         tenantId,

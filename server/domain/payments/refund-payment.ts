@@ -1,4 +1,5 @@
 import type { Payment } from '@/server/db/generated/client';
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
 import { requireStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
@@ -92,6 +93,6 @@ async function refundThroughStripe(ctx: OperationContext, payment: Payment, inpu
     throw providerProblem(failure);
   }
   const total = result.refundedTotal ?? payment.refundedAmount + amount;
-  await ctx.db.$transaction((tx) => recordRefundedTotal(tx, ctx.tenantId, payment, total));
+  await transaction(ctx, (tx) => recordRefundedTotal(tx, payment, total));
   return getPayment(ctx, { id: payment.id });
 }

@@ -1,7 +1,7 @@
 import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { PaymentStatus } from '@/server/db/generated/enums';
-import type { TenantTx } from '@/server/db/tenant-scope';
+import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { recordEvent } from '@/server/webhooks/outbox';
@@ -29,14 +29,14 @@ export interface PaymentMove {
  * both win) and its event. Answers the moved payment, or null when the row was not in a state (or did
  * not meet the conditions) to move.
  */
-export async function movePayment(tx: TenantTx, tenantId: string, move: PaymentMove) {
-  const [row] = await tx.payment.updateManyAndReturn({
+export async function movePayment(tx: UnitOfWork, move: PaymentMove) {
+  const [row] = await (await tx.orm()).payment.updateManyAndReturn({
     where: { ...move.where, id: move.id, status: { in: PAYMENT_TRANSITIONS[move.to] } },
     data: { ...move.data, status: move.to },
   });
   if (!row) return null;
   const object = serializePayment(row);
-  await recordEvent(tx, { tenantId, type: move.event, object });
+  await recordEvent(tx, { tenantId: tx.tenantId, type: move.event, object });
   return { row, object };
 }
 
@@ -56,9 +56,9 @@ export function transitionPayment(
     data?: Prisma.PaymentUpdateManyMutationInput;
   },
 ): Promise<PaymentResource> {
-  const { db, tenantId } = ctx;
-  return db.$transaction(async (tx) => {
-    const moved = await movePayment(tx, tenantId, {
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const moved = await movePayment(tx, {
       id: input.id,
       to: input.to,
       event: input.event,
@@ -66,7 +66,7 @@ export function transitionPayment(
       where: input.manualOnly ? { provider: 'manual' } : undefined,
     });
     if (moved) return moved.object;
-    const current = await tx.payment.findUnique({
+    const current = await db.payment.findUnique({
       where: { id: input.id },
       select: { status: true, provider: true },
     });

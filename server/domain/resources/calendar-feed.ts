@@ -5,6 +5,7 @@
 import ical, { ICalEventStatus } from 'ical-generator';
 import { db } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { recordAudit } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -52,6 +53,9 @@ export async function renderCalendarFeed(input: { resourceId: string; token: str
       start: b.startAt,
       end: b.endAt,
       stamp: b.updatedAt,
+      // Raised by every move of the start or end (RFC 5545 §3.8.7.4): Outlook replaces its copy only
+      // when it rises.
+      sequence: b.sequence,
       summary: `${b.status === 'pending' ? 'Hold: ' : ''}${what} — ${b.customerName}`,
       description: [b.customerPhone, b.customerEmail, b.notes].filter(Boolean).join('\n') || undefined,
       status: b.status === 'pending' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
@@ -81,8 +85,8 @@ export async function getCalendarFeed(ctx: OperationContext, input: { id: string
 /** A new feed token: the old URL stops working at once. Audited. */
 export async function rotateCalendarFeed(ctx: OperationContext, input: { id: string }) {
   const token = newCalendarToken();
-  return ctx.db.$transaction(async (tx) => {
-    const { count } = await tx.resource.updateMany({
+  return transaction(ctx, async (tx) => {
+    const { count } = await (await tx.orm()).resource.updateMany({
       where: { id: input.id },
       data: { calendarTokenHash: token.hash, calendarTokenEnc: token.sealed },
     });

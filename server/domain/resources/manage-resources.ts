@@ -3,6 +3,7 @@
 import type { Prisma } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { canonicalTimeZone } from '@/server/domain/availability/time-zones';
 import type { OperationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
@@ -11,6 +12,8 @@ import type { PageInput } from '@/server/lib/schemas';
 import { newCalendarToken } from './calendar-token';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas';
 import { serializeResource, serializeTimeOff } from './serialize';
+import { lockResourceRow } from './sql/lock-resource-row';
+import { removeResourceFromServices } from './sql/remove-resource-from-services';
 
 export async function createResource(ctx: OperationContext, input: CreateResourceInput) {
   const { db, tenantId } = ctx;
@@ -74,11 +77,11 @@ export async function updateResource(
  * on it at the same moment either commits before (and the delete refuses) or finds it gone.
  */
 export async function deleteResource(ctx: OperationContext, input: { id: string }) {
-  await ctx.db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`select id from resources
-      where tenant_id = ${ctx.tenantId}::uuid and id = ${input.id} for update`;
+  await transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const locked = await lockResourceRow.rows(tx, ctx.tenantId, input.id);
     if (locked.length === 0) throw Errors.notFound('Resource');
-    const future = await tx.booking.count({
+    const future = await db.booking.count({
       where: { resourceId: input.id, status: { in: ['pending', 'confirmed'] }, endAt: { gt: new Date() } },
     });
     if (future > 0) {
@@ -87,10 +90,9 @@ export async function deleteResource(ctx: OperationContext, input: { id: string 
         `The resource has ${future} future pending or confirmed booking(s): cancel or move them first`,
       );
     }
-    await tx.$executeRaw`update services set resource_ids = array_remove(resource_ids, ${input.id}), updated_at = now()
-      where tenant_id = ${ctx.tenantId}::uuid and ${input.id} = any(resource_ids)`;
-    await tx.timeOff.deleteMany({ where: { resourceId: input.id } });
-    await tx.resource.delete({ where: { id: input.id } });
+    await removeResourceFromServices.execute(tx, ctx.tenantId, input.id);
+    await db.timeOff.deleteMany({ where: { resourceId: input.id } });
+    await db.resource.delete({ where: { id: input.id } });
   });
 }
 

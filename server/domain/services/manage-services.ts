@@ -3,6 +3,7 @@
 import type { Prisma, Service } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
 import type { TenantTx } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors, type FieldError } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -105,8 +106,9 @@ export async function updateService(
   input: { id: string; changes: UpdateServiceInput },
 ) {
   const { changes } = input;
-  return ctx.db.$transaction(async (tx) => {
-    const current = await tx.service.findUnique({ where: { id: input.id } });
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    const current = await db.service.findUnique({ where: { id: input.id } });
     if (!current) throw Errors.notFound('Service');
     const merged: Merged = {
       resourceIds: changes.resource_ids ?? current.resourceIds,
@@ -121,8 +123,8 @@ export async function updateService(
             : null,
       reminders: changes.reminders ?? remindersOf(current),
     };
-    await check(tx, merged);
-    const row = await tx.service.update({
+    await check(db, merged);
+    const row = await db.service.update({
       where: { id: input.id },
       data: {
         ...(changes.name !== undefined ? { name: changes.name } : {}),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '@/server/client-safe/event-catalog';
 import { databaseUrl } from '@/server/db/client';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { newId } from '@/server/lib/ids';
@@ -31,7 +32,7 @@ async function newDeliveries(count: number, type: EventType): Promise<AttemptJob
     events: [type],
   });
   for (let i = 0; i < count; i++) {
-    await db.$transaction((tx) =>
+    await transaction({ tenantId: tenant.tenantId }, (tx) =>
       recordEvent(tx, { tenantId: tenant.tenantId, type, object: { ...exampleObject(type), id: `o${i}` } }),
     );
   }

@@ -10,7 +10,7 @@
 // and a claim takes one delivery of each tenant in turn. Claims run one at a time across all
 // workers (./sql/lock-claims.sql), so the caps hold for the whole database, not per process.
 import type pg from 'pg';
-import { inTransaction } from '@/server/db/pool';
+import { pgTransaction } from '@/server/db/pool';
 import type { LoadedDelivery } from '@/server/webhooks/attempt/run-attempt';
 import { claimDeliveries } from './sql/claim-deliveries';
 import { lockClaims } from './sql/lock-claims';
@@ -37,7 +37,7 @@ export async function claimDue(
   leaseMs: number,
   caps: Caps,
 ): Promise<LoadedDelivery[]> {
-  return inTransaction(pool, async (client) => {
+  return pgTransaction(pool, async (client) => {
     await lockClaims.pgRows(client, [], { prepared: true });
     return claimDeliveries.pgRows(client, [limit, leaseMs, caps.perTenant, caps.perEndpoint], {
       prepared: true,

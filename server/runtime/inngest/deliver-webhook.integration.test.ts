@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetSettingsCache, settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { exampleObject } from '@/server/events/payloads';
 import { PERIODIC_JOBS } from '@/server/runtime/jobs';
@@ -44,7 +45,7 @@ async function setUp(respond: Parameters<typeof startReceiver>[0]) {
     url: hook.url,
     events: ['booking.*'],
   });
-  const event = await db.$transaction((tx) =>
+  const event = await transaction({ tenantId: tenant.tenantId }, (tx) =>
     recordEvent(tx, {
       tenantId: tenant.tenantId,
       type: 'booking.created',

@@ -2,6 +2,7 @@ import { InngestTestEngine } from '@inngest/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetSettingsCache, settings } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
+import { transaction } from '@/server/db/unit-of-work';
 import { createBooking } from '@/server/domain/bookings/create-booking';
 import { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
@@ -118,9 +119,10 @@ describe('fire-timer', () => {
   it('a run for a plan that was moved or cancelled since does nothing when it wakes', async () => {
     const { booking, timer } = await heldBooking();
     // Cancelling deletes the hold timer: the sleeping run wakes to nothing.
-    await forTenant(tenant.tenantId).$transaction(async (tx) => {
-      await tx.booking.update({ where: { id: booking.id }, data: { status: 'cancelled' } });
-      await tx.timer.delete({ where: { id: timer.id } });
+    await transaction(tenant, async (tx) => {
+      const db = await tx.orm();
+      await db.booking.update({ where: { id: booking.id }, data: { status: 'cancelled' } });
+      await db.timer.delete({ where: { id: timer.id } });
     });
     const { result } = await new InngestTestEngine({
       function: fireTimerFunction,

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { settings } from '@/server/config/settings';
 import { databaseUrl } from '@/server/db/client';
-import { inTransaction as pgTransaction } from '@/server/db/pool';
+import { pgTransaction } from '@/server/db/pool';
 import { logger } from '@/server/log';
 import { type DueTimer, TIMER_CHANNEL, type TimerKind } from '@/server/timers/plan';
 import { type RunningLoop, startClaimLoop } from '../claim-loop';
@@ -66,7 +66,7 @@ export async function startTimerWorker(options: TimerWorkerOptions = {}): Promis
           { err: error, timer_id: timer.id, kind: timer.kind },
           'timer failed; it runs again shortly',
         );
-        await retryTimer.pgRows(pool, [timer.id, RETRY_AFTER_MS]).catch(() => undefined);
+        await retryTimer.pgRows(pool, [timer.id, timer.tenantId, RETRY_AFTER_MS]).catch(() => undefined);
       }
     },
     release: async (timers) => {

@@ -1,4 +1,4 @@
-import type { TenantTx } from '@/server/db/tenant-scope';
+import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { findEndpointOr404 } from '@/server/webhooks/endpoints/get-endpoint';
@@ -26,7 +26,7 @@ export async function recoverDeliveries(
   ctx: OperationContext,
   input: RecoverInput,
 ): Promise<{ dryRun: boolean; count: number }> {
-  const { db, tenantId } = ctx;
+  const { db } = ctx;
   const endpoint = await findEndpointOr404(db, input.id);
   if (!endpoint.isActive) {
     throw Errors.conflict(
@@ -45,9 +45,8 @@ export async function recoverDeliveries(
   let count = 0;
   let afterId = '';
   for (;;) {
-    const batch = await db.$transaction((tx) =>
+    const batch = await transaction(ctx, (tx) =>
       requeueBatch(tx, {
-        tenantId,
         endpointId: endpoint.id,
         since,
         until,
@@ -63,7 +62,6 @@ export async function recoverDeliveries(
 }
 
 export interface RequeueBatch {
-  tenantId: string;
   endpointId: string;
   since: Date;
   until: Date;
@@ -79,12 +77,12 @@ export interface RequeueBatch {
  * most once per recovery, even if it fails again meanwhile.
  */
 async function requeueBatch(
-  tx: TenantTx,
+  tx: UnitOfWork,
   input: RequeueBatch,
 ): Promise<{ requeued: number; lastId: string | null }> {
   const [row] = await requeueFailedDeliveries.rows(
     tx,
-    input.tenantId,
+    tx.tenantId,
     input.endpointId,
     input.afterId,
     input.since,

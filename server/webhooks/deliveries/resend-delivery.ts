@@ -1,3 +1,4 @@
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { createDeliveries } from '@/server/webhooks/outbox';
@@ -9,14 +10,15 @@ import { serializeDelivery } from '@/server/webhooks/serialize';
  * `webhook-id`, so their deduplication applies.
  */
 export async function resendDelivery(ctx: OperationContext, input: { id: string }) {
-  const { db, tenantId } = ctx;
-  const original = await db.delivery.findUnique({ where: { id: input.id }, include: { endpoint: true } });
+  const { tenantId } = ctx;
+  const original = await ctx.db.delivery.findUnique({ where: { id: input.id }, include: { endpoint: true } });
   if (!original) throw Errors.notFound('Delivery');
   if (!original.endpoint.isActive) {
     throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it before resending');
   }
   // Read before commit, as created (see send-test-event.ts).
-  return db.$transaction(async (tx) => {
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     const [id] = await createDeliveries(tx, {
       tenantId,
       eventId: original.eventId,
@@ -26,7 +28,7 @@ export async function resendDelivery(ctx: OperationContext, input: { id: string 
       resendOfId: original.id,
     });
     return serializeDelivery(
-      await tx.delivery.findUniqueOrThrow({ where: { id }, include: { event: true } }),
+      await db.delivery.findUniqueOrThrow({ where: { id }, include: { event: true } }),
     );
   });
 }

@@ -1,5 +1,6 @@
 import { settings } from '@/server/config/settings';
-import { lockTenantRows } from '@/server/db/tenant-lock';
+import { lockTenantRows } from '@/server/db/advisory-lock';
+import { transaction } from '@/server/db/unit-of-work';
 import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -21,31 +22,34 @@ export interface CreateEndpointInput {
  * has at most MAX_WEBHOOK_ENDPOINTS_PER_TENANT endpoints: one more is 409 endpoint_limit_reached.
  */
 async function createEndpointUnaudited(ctx: OperationContext, input: CreateEndpointInput) {
-  const { db, tenantId } = ctx;
+  const { tenantId } = ctx;
   await checkEndpointUrl(input.url);
-  // In the audited transaction: concurrent creations of the tenant count one after the other.
-  await lockTenantRows(db, tenantId, 'webhook_endpoints');
-  const limit = settings().MAX_WEBHOOK_ENDPOINTS_PER_TENANT;
-  if ((await db.webhookEndpoint.count()) >= limit) {
-    throw Errors.conflict(
-      'endpoint_limit_reached',
-      `This tenant already has ${limit} webhook endpoints, the most it may have; delete one to add another`,
-    );
-  }
-  const { secret, secretEnc } = newEncryptedSecret();
-  const row = await db.webhookEndpoint.create({
-    data: {
-      id: newId('webhookEndpoint'),
-      tenantId,
-      url: input.url,
-      events: [...new Set(input.events)],
-      description: input.description ?? null,
-      isActive: input.is_active ?? true,
-      rateLimitPerSecond: input.rate_limit_per_second ?? null,
-      secretEnc,
-    },
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
+    // Concurrent creations of the tenant count one after the other.
+    await lockTenantRows(tx, 'webhook_endpoints');
+    const limit = settings().MAX_WEBHOOK_ENDPOINTS_PER_TENANT;
+    if ((await db.webhookEndpoint.count()) >= limit) {
+      throw Errors.conflict(
+        'endpoint_limit_reached',
+        `This tenant already has ${limit} webhook endpoints, the most it may have; delete one to add another`,
+      );
+    }
+    const { secret, secretEnc } = newEncryptedSecret();
+    const row = await db.webhookEndpoint.create({
+      data: {
+        id: newId('webhookEndpoint'),
+        tenantId,
+        url: input.url,
+        events: [...new Set(input.events)],
+        description: input.description ?? null,
+        isActive: input.is_active ?? true,
+        rateLimitPerSecond: input.rate_limit_per_second ?? null,
+        secretEnc,
+      },
+    });
+    return { ...serializeEndpoint(row), webhook_secret: secret };
   });
-  return { ...serializeEndpoint(row), webhook_secret: secret };
 }
 
 /** createEndpoint, in one transaction with its audit entry (webhook.created). */

@@ -1,3 +1,4 @@
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { recordEventFor } from '@/server/webhooks/outbox';
@@ -6,13 +7,14 @@ import { findEndpointOr404 } from './get-endpoint';
 
 /** Records a `webhook.test` event and delivers it to this one endpoint only (subscriptions do not apply). */
 export async function sendTestEvent(ctx: OperationContext, input: { id: string }) {
-  const { db, tenantId } = ctx;
-  const endpoint = await findEndpointOr404(db, input.id);
+  const { tenantId } = ctx;
+  const endpoint = await findEndpointOr404(ctx.db, input.id);
   if (!endpoint.isActive)
     throw Errors.conflict('endpoint_inactive', 'The endpoint is disabled; enable it to send a test event');
   // The delivery is read before commit: the answer shows it as created, not however far the
   // worker (which starts on commit) has got with it by then.
-  return db.$transaction(async (tx) => {
+  return transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     const { envelope, deliveryIds } = await recordEventFor(
       tx,
       {
@@ -22,7 +24,7 @@ export async function sendTestEvent(ctx: OperationContext, input: { id: string }
       },
       [endpoint.id],
     );
-    const delivery = await tx.delivery.findUniqueOrThrow({
+    const delivery = await db.delivery.findUniqueOrThrow({
       where: { id: deliveryIds[0] },
       include: { event: true },
     });

@@ -3,6 +3,7 @@
 // and `webhook.endpoint.disabled` recorded. The notice is never delivered to the endpoint it is about,
 // and the attempts of `webhook.*` notices never call this.
 import { settings } from '@/server/config/settings';
+import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { logger } from '@/server/log';
 import { endpointStats } from '@/server/webhooks/endpoints/endpoint-stats';
@@ -22,18 +23,19 @@ import { disableFailingEndpoint } from './sql/disable-failing-endpoint';
 export async function disableIfFailing(ctx: OperationContext, endpointId: string): Promise<boolean> {
   const { WEBHOOK_DISABLE_AFTER_FAILURES: limit, WEBHOOK_DISABLE_AFTER: ageMs } = settings();
   if (limit === 0) return false;
-  const { db, tenantId } = ctx;
-  const disabled = await db.$transaction(async (tx) => {
+  const { tenantId } = ctx;
+  const disabled = await transaction(ctx, async (tx) => {
+    const db = await tx.orm();
     // Raw SQL (./sql/disable-failing-endpoint.sql): the tenant filter is explicit.
     const changed = await disableFailingEndpoint.execute(tx, endpointId, tenantId, limit, ageMs);
     if (changed === 0) return null;
-    await tx.delivery.updateMany({
+    await db.delivery.updateMany({
       where: { endpointId, status: 'pending' },
       data: { status: 'failed', nextAttemptAt: null },
     });
     // Their claims end too: a failed delivery is in flight for no cap.
-    await tx.deliveryClaim.deleteMany({ where: { endpointId } });
-    const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    await db.deliveryClaim.deleteMany({ where: { endpointId } });
+    const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
     const stats = await endpointStats(ctx, [endpointId]);
     const endpoint = serializeEndpoint(row, stats.get(endpointId));
     await recordEvent(tx, {

@@ -9,7 +9,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { RouterOutputs } from '@/app/_components/trpc';
 import { cn } from '@/app/_components/ui';
-import { formatClock, formatDateTime } from '@/app/_components/zoned-time';
+import { formatClock, formatDateTime, formatDay } from '@/app/_components/zoned-time';
 import {
   type BlockKind,
   blockKind,
@@ -162,18 +162,19 @@ export function TimeGrid({
                 type="button"
                 disabled={!onSlot}
                 onClick={() => onSlot?.(column, slot)}
-                aria-label={`Book ${formatDateTime(slot.start, zone)} on ${column.resource.name}`}
+                // The name starts with what is seen ("14:30 free"), then says what pressing it does.
+                aria-label={`${formatClock(slot.start, zone)} free: book ${formatDay(slot.start, zone)} on ${column.resource.name}`}
                 data-testid="free-slot"
                 className={cn(
                   narrow ? 'w-[calc(45%-0.25rem)]' : 'w-[calc(100%-0.5rem)]',
                   'absolute left-1 cursor-pointer overflow-hidden rounded-[4px] border border-ok/35',
-                  'bg-ok-soft/60 px-1.5 text-left text-[0.72rem] leading-tight font-medium text-ok',
+                  'bg-ok-soft/60 px-1.5 text-left text-[0.72rem] leading-tight font-semibold text-ok-strong',
                   'hover:border-ok hover:bg-ok-soft disabled:cursor-default',
                 )}
                 style={{ top: y(placed.top) + 1, height: h(placed) - 2 }}
               >
-                {formatClock(slot.start, zone)}
-                <span className="font-normal text-ok/80"> free</span>
+                {/* The space outside the span: axe (and some readers) join "14:00" and " free" as "14:00free". */}
+                {formatClock(slot.start, zone)} <span className="font-normal">free</span>
               </button>
             ))}
             {timeOff.map(({ entry, placed, lane, lanes }) => (
@@ -274,6 +275,14 @@ function BookingBlock({
         : booking.status.replaceAll('_', ' ');
   // A short block (under ~3 lines) says everything on one line, its state first for a hold.
   const compact = typeof style.height === 'number' && style.height < 44;
+  const service = booking.service ? `, ${booking.service}` : '';
+  // The name starts with the text the block shows, then adds what a short block leaves out.
+  const seen = compact
+    ? `${kind !== 'confirmed' ? `${state} · ` : ''}${formatClock(booking.start_at, zone)} ${booking.customer.name}`
+    : `${when} ${booking.customer.name}`;
+  const name = compact
+    ? `${seen}, until ${formatClock(booking.end_at, zone)}${service}${kind === 'confirmed' ? `, ${state}` : ''}`
+    : `${seen}${service}, ${state}`;
   return (
     <button
       type="button"
@@ -281,7 +290,7 @@ function BookingBlock({
       data-testid={`booking-block-${booking.id}`}
       data-status={booking.status}
       data-kind={kind}
-      aria-label={`${when} ${booking.customer.name}, ${booking.service ?? 'booking'}, ${state}`}
+      aria-label={name}
       className={cn(
         'absolute z-10 cursor-pointer overflow-hidden rounded-[4px] border border-l-4 px-1.5 py-0.5 text-left text-xs leading-tight',
         'shadow-sm hover:brightness-[0.97] focus-visible:z-30',
@@ -293,7 +302,7 @@ function BookingBlock({
     >
       {compact ? (
         <span className="block truncate">
-          {kind !== 'confirmed' && <span className="font-semibold">{state} · </span>}
+          {kind !== 'confirmed' && <span className="font-semibold">{state} ·</span>}{' '}
           <span className="tabular-nums">{formatClock(booking.start_at, zone)}</span>{' '}
           <span className={cn('font-medium', booking.status === 'cancelled' && 'line-through')}>
             {booking.customer.name}
@@ -305,7 +314,13 @@ function BookingBlock({
           <span className={cn('font-medium', booking.status === 'cancelled' && 'line-through')}>
             {booking.customer.name}
           </span>
-          {booking.service && <span className="block truncate">{booking.service}</span>}
+          {/* Spaces between the lines, so the text reads "… Grace Hopper Check-up pending", not "HopperCheck-up". */}
+          {booking.service && (
+            <>
+              {' '}
+              <span className="block truncate">{booking.service}</span>
+            </>
+          )}{' '}
           <span className="block truncate font-semibold">{state}</span>
         </>
       )}

@@ -169,7 +169,7 @@ export function WeeklyHoursEditor({
                     <Button
                       size="sm"
                       variant="secondary"
-                      aria-label={`Add an interval on ${DAY_NAMES[day]}`}
+                      aria-label={`Add interval on ${DAY_NAMES[day]}`}
                       onClick={() => {
                         const last = ranges[ranges.length - 1];
                         setDay(day, [

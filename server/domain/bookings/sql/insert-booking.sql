@@ -26,5 +26,5 @@ returning id, tenant_id as "tenantId", status, customer_name as "customerName",
   customer_email as "customerEmail", customer_phone as "customerPhone", service, start_at as "startAt",
   end_at as "endAt", notes, metadata, cancellation_reason as "cancellationReason",
   service_id as "serviceId", resource_id as "resourceId", hold_expires_at as "holdExpiresAt",
-  blocked_from as "blockedFrom", blocked_until as "blockedUntil", created_at as "createdAt",
+  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence, created_at as "createdAt",
   updated_at as "updatedAt"

@@ -38,6 +38,7 @@ export interface InsertBookingRow {
   holdExpiresAt: Date | null;
   blockedFrom: Date | null;
   blockedUntil: Date | null;
+  sequence: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -59,7 +60,7 @@ returning id, tenant_id as "tenantId", status, customer_name as "customerName",
   customer_email as "customerEmail", customer_phone as "customerPhone", service, start_at as "startAt",
   end_at as "endAt", notes, metadata, cancellation_reason as "cancellationReason",
   service_id as "serviceId", resource_id as "resourceId", hold_expires_at as "holdExpiresAt",
-  blocked_from as "blockedFrom", blocked_until as "blockedUntil", created_at as "createdAt",
+  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence, created_at as "createdAt",
   updated_at as "updatedAt"`,
   columns: [
     'id',
@@ -79,6 +80,7 @@ returning id, tenant_id as "tenantId", status, customer_name as "customerName",
     'holdExpiresAt',
     'blockedFrom',
     'blockedUntil',
+    'sequence',
     'createdAt',
     'updatedAt',
   ],

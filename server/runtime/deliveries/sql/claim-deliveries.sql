@@ -7,6 +7,7 @@
 -- due of its endpoints, one endpoint after the other), so one tenant's backlog never delays another
 -- tenant's deliveries.
 -- Run under the claim lock (../claims.ts), so concurrent workers see each other's claims.
+-- @cross-tenant the worker claims every tenant's due deliveries, fairly across tenants
 -- @param limit
 -- @param leaseMs
 -- @param perTenant

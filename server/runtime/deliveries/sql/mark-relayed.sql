@@ -1,5 +1,6 @@
 -- Marks deliveries relayed, each only in the round the relay read it in: a row recovered in the
 -- meantime (a new `attempt_base`, `relayed_at` reset) stays unrelayed for the next pass.
+-- @cross-tenant the relay is one pass over every tenant's deliveries, marked by their ids
 -- @param deliveryIds
 -- @param attemptBases
 update deliveries d set relayed_at = now()

@@ -4,6 +4,7 @@
 -- tenant in turn (each tenant's earliest first), so one tenant's backlog of due timers never delays
 -- another tenant's. Run under the timer claim lock (./lock-timer-claims.sql), so concurrent workers
 -- count each other's claims and the cap holds for the whole database.
+-- @cross-tenant the timer worker claims every tenant's due timers, fairly across tenants
 -- @param limit
 -- @param leaseMs
 -- @param perTenant

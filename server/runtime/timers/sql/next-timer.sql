@@ -2,6 +2,7 @@
 -- the earliest unclaimed timer, or a claimed one whose claim lapses first. Two index range reads
 -- (`timers (fired_at, due_at)` stops at the first unclaimed row; the claimed are the few in flight),
 -- never a scan of every planned reminder.
+-- @cross-tenant the timer worker sleeps until the next timer of any tenant
 select (extract(epoch from (least(
   (select due_at from timers
     where fired_at is null and (locked_until is null or locked_until < now())

@@ -2,7 +2,7 @@
 // `npm run lint` fails when it no longer matches the .sql file and the migrated database.
 import { typedSql } from '@/server/db/typed-sql';
 
-export type RetryTimerParams = [id: string, afterMs: number];
+export type RetryTimerParams = [id: string, tenantId: string, afterMs: number];
 
 export type RetryTimerRow = Record<string, never>;
 
@@ -12,7 +12,7 @@ export type RetryTimerRow = Record<string, never>;
  */
 export const retryTimer = typedSql<RetryTimerParams, RetryTimerRow>({
   name: 'retry-timer',
-  text: `update timers set locked_until = now() + $2::int * interval '1 millisecond'
-where id = $1 and fired_at is null`,
+  text: `update timers set locked_until = now() + $3::int * interval '1 millisecond'
+where id = $1 and tenant_id = $2 and fired_at is null`,
   columns: [],
 });

@@ -8,6 +8,7 @@
 -- so a notice can never disable an endpoint. An unchanged streak (a success on a healthy endpoint,
 -- the common case) is not written.
 -- Returns the attempts that moved their delivery.
+-- @cross-tenant the attempts of many tenants' deliveries in one batch (the worker's); each record names its tenant
 -- @param records
 -- @not-null startedAt, succeeded, notice
 with input as (

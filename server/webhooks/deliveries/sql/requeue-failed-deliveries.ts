@@ -39,7 +39,7 @@ export const requeueFailedDeliveries = typedSql<RequeueFailedDeliveriesParams, R
   returning d.id
 ), released as (
   -- No worker holds a failed delivery; a claim left from its last round must not count as in flight.
-  delete from delivery_claims c using requeued r where c.delivery_id = r.id
+  delete from delivery_claims c using requeued r where c.delivery_id = r.id and c.tenant_id = $1::uuid
 ), notified as (
   select pg_notify($7, '') from (select 1 from requeued limit 1) any_requeued
 )
