@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';
 
 async function restBookings(key: string) {
@@ -106,11 +107,12 @@ test('an admin creates read-only, assistant-host and chosen-permission keys; eac
     page.getByRole('row').filter({ hasText: 'Front-desk assistant' }).getByText('Assistant host'),
   ).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/api-keys-1280.png', fullPage: true });
+  await access.getByRole('radio', { name: /Chosen permissions/ }).check();
+  await expectAccessible(page, 'API keys, choosing permissions, a key’s permissions open');
 
   await page.setViewportSize({ width: 375, height: 812 });
   await expectNoSidewaysScroll(page);
-  await access.getByRole('radio', { name: /Chosen permissions/ }).check();
-  await expectNoSidewaysScroll(page);
+  await expectAccessible(page, 'API keys on a phone');
   await page.screenshot({ path: 'test-results/screens/api-keys-375.png', fullPage: true });
 });
 
