@@ -1,4 +1,4 @@
-// The Checkout Session of a paid booking's payment (server/domain/payments/checkout-payment.ts and
+// The Checkout Session of a paid booking's payment (server/domain/payments/checkout/session.ts and
 // server/stripe/checkout.ts) against the stand-in Stripe: exactly the parameters a paid booking needs,
 // nothing stored when Stripe is not connected or not reachable, and the session withdrawn when a hold
 // runs out or the booking is not stored.
@@ -10,7 +10,7 @@ import {
   expireCheckout,
   prepareCheckout,
   recordCheckoutPayment,
-} from '@/server/domain/payments/checkout-payment';
+} from '@/server/domain/payments/checkout/session';
 import { AppError } from '@/server/lib/errors';
 import { createCheckoutSession } from '@/server/stripe/checkout';
 import { givenBooking } from '../support/builders';

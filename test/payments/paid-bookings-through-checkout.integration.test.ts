@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { pgPool } from '@/server/db/pool';
-import { lateRefundIdempotencyKey } from '@/server/domain/payments/checkout-timers';
+import { lateRefundIdempotencyKey } from '@/server/domain/payments/checkout/timers';
 import { startTimerWorker, type TimerWorker } from '@/server/runtime/timers/worker';
 import {
   dayFromNow,

@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { prepareCheckout, recordCheckoutPayment } from '@/server/domain/payments/checkout-payment';
+import { prepareCheckout, recordCheckoutPayment } from '@/server/domain/payments/checkout/session';
 import { givenBooking, type Resource } from './builders';
 import type { Delivered, FakeAccount, FakeStripe, StripeEvent } from './fake-stripe';
 import type { Api, SuiteTenant } from './harness';

@@ -1,5 +1,5 @@
 import type { OperationContext } from '@/server/domain/context';
-import { withdrawCheckoutsOf } from '@/server/domain/payments/checkout-timers';
+import { withdrawCheckoutsOf } from '@/server/domain/payments/checkout/timers';
 import { transitionBooking } from './transition';
 
 /**

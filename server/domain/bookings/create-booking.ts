@@ -5,12 +5,18 @@ import { contactAsCustomer } from '@/server/domain/assistant-sessions/customer-s
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
-import type { PreparedCheckout } from '@/server/domain/payments/checkout-payment';
+import {
+  abandonCheckout,
+  amountDue,
+  checkoutPaymentOf,
+  openCheckoutFor,
+  type PreparedCheckout,
+  recordCheckoutPayment,
+} from '@/server/domain/payments/checkout/session';
 import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { syncBookingTimers } from './booking-timers';
-import { amountDue, closeCheckout, openCheckout, startCheckout } from './checkout';
 import {
   activeService,
   blockedInterval,
@@ -34,7 +40,7 @@ const MAX_HOLD_MS = 24 * 3_600_000;
  * overlap refused by the database itself. 409 slot_unavailable, with nothing stored, when none was free.
  * A paid service (payment deposit or full) holds the booking for PAYMENT_HOLD (or the caller's earlier
  * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
- * (checkout.ts). Without `service_id` it is free-form and blocks nothing.
+ * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
  */
 export async function createBooking(ctx: OperationContext, asked: CreateBookingInput) {
   // Under an assistant session the booking is its contact's, whoever the input names.
@@ -120,7 +126,7 @@ async function createServiceBooking(
   // The slot is checked before Stripe is asked: no Checkout Session for a slot that is taken.
   if (free.length === 0) throw refusalFor(reasons);
   const bookingId = newId('booking');
-  const prepared = await openCheckout(ctx, {
+  const prepared = await openCheckoutFor(ctx, {
     bookingId,
     service,
     holdEndsAt: hold,
@@ -149,7 +155,7 @@ async function createServiceBooking(
     );
   } catch (error) {
     // Nothing was stored: the session must not take money for it.
-    await closeCheckout(ctx, prepared);
+    if (prepared) await abandonCheckout(ctx, prepared);
     throw error;
   }
 }
@@ -177,11 +183,10 @@ async function insertServiceBooking(
   });
   await syncBookingTimers(tx, row, service, { created: true });
   // booking.created already names the payment that the same transaction records next.
-  const payment = prepared ? { id: prepared.paymentId, checkout_url: prepared.session.url } : null;
-  const object = serializeBooking(row, payment);
+  const object = serializeBooking(row, checkoutPaymentOf(prepared));
   await recordEvent(tx, { tenantId: ctx.tenantId, type: 'booking.created', object });
   await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
   // The payment step (Stripe Checkout): the pending payment commits with the booking.
-  await startCheckout(tx, { booking: row, prepared });
+  if (prepared) await recordCheckoutPayment(tx, prepared);
   return object;
 }

@@ -14,8 +14,8 @@
 import { forTenant } from '@/server/db/tenant-scope';
 import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
-import { onCheckoutFailed, onCheckoutPaid } from '@/server/domain/payments/checkout-outcome';
-import { type CheckoutClosed, expireCheckout } from '@/server/domain/payments/checkout-payment';
+import { onCheckoutFailed, onCheckoutPaid } from '@/server/domain/payments/checkout/outcome';
+import { type CheckoutClosed, expireCheckout } from '@/server/domain/payments/checkout/session';
 import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import { type DueTimer, markFired, planTimers } from '@/server/timers/plan';

@@ -1,5 +1,6 @@
 import type { Booking } from '@/server/db/generated/client';
-import type { TenantDb, TenantTx } from '@/server/db/tenant-scope';
+import type { Queryable } from '@/server/db/typed-sql';
+import { bookingPayments } from './sql/booking-payments';
 
 /**
  * The booking's payment as a booking shows it: the payment to read at /payments/{id}, and the page
@@ -36,38 +37,34 @@ export function serializeBooking(b: BookingRow, payment: BookingPayment | null) 
 
 export type BookingResource = ReturnType<typeof serializeBooking>;
 
-type Reader = Pick<TenantDb | TenantTx, 'payment'>;
-
 /**
- * The payment each booking shows: its latest (a paid service's booking has the one of its Checkout
- * Session; a booking may also have manual payments recorded against it through POST /payments).
+ * The payment each booking shows (its latest: the SQL function `booking_payment`, the one definition
+ * the booking list uses too), read in the caller's transaction or client.
  */
-async function paymentsOfBookings(db: Reader, bookingIds: string[]) {
+async function paymentsOfBookings(db: Queryable, tenantId: string, bookingIds: string[]) {
   const found = new Map<string, BookingPayment>();
   if (bookingIds.length === 0) return found;
-  const rows = await db.payment.findMany({
-    where: { bookingId: { in: bookingIds } },
-    select: { id: true, bookingId: true, checkoutUrl: true },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-  });
-  for (const row of rows) {
-    if (row.bookingId && !found.has(row.bookingId)) {
-      found.set(row.bookingId, { id: row.id, checkout_url: row.checkoutUrl });
-    }
+  for (const row of await bookingPayments.rows(db, tenantId, bookingIds)) {
+    found.set(row.bookingId, { id: row.id, checkout_url: row.checkoutUrl });
   }
   return found;
 }
 
 /** One booking row as the API shows it, its payment read in the same transaction (or client). */
-export async function presentBooking(db: Reader, row: Booking): Promise<BookingResource> {
-  const payments = await paymentsOfBookings(db, [row.id]);
+export async function presentBooking(db: Queryable, row: Booking): Promise<BookingResource> {
+  const payments = await paymentsOfBookings(db, row.tenantId, [row.id]);
   return serializeBooking(row, payments.get(row.id) ?? null);
 }
 
-/** Rows as the API shows them, their payments read in one query. */
-export async function presentBookings(db: Reader, rows: Booking[]): Promise<BookingResource[]> {
+/** Rows of one tenant as the API shows them, their payments read in one statement. */
+export async function presentBookings(
+  db: Queryable,
+  tenantId: string,
+  rows: Booking[],
+): Promise<BookingResource[]> {
   const payments = await paymentsOfBookings(
     db,
+    tenantId,
     rows.map((r) => r.id),
   );
   return rows.map((row) => serializeBooking(row, payments.get(row.id) ?? null));

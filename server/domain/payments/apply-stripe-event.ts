@@ -16,7 +16,7 @@ import type { OperationContext } from '@/server/domain/context';
 import type { StripeWebhookOutcome } from '@/server/domain/payment-providers/schemas';
 import { logger } from '@/server/log';
 import type { StripeNotice } from '@/server/stripe/webhook-events';
-import { onCheckoutFailed, onCheckoutPaid } from './checkout-outcome';
+import { onCheckoutFailed, onCheckoutPaid } from './checkout/outcome';
 import { recordRefundedTotal } from './record-refund';
 
 type Followed = Exclude<StripeNotice, { kind: 'not_followed' }>;

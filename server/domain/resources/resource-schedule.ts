@@ -44,7 +44,7 @@ export async function getResourceSchedule(
   return {
     resource: serializeResource(resource),
     working_hours: workingHoursIn(resource, from.getTime(), to.getTime()),
-    bookings: await presentBookings(db, bookings),
+    bookings: await presentBookings(db, ctx.tenantId, bookings),
     time_off: timeOff.map(serializeTimeOff),
   };
 }

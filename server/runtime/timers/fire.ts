@@ -6,7 +6,7 @@ import { db } from '@/server/db/client';
 import { expireHeldBooking } from '@/server/domain/bookings/expire-hold';
 import { sendBookingReminder } from '@/server/domain/bookings/send-reminder';
 import { fireConversationTimer } from '@/server/domain/conversations/conversation-timers';
-import { expireCheckoutTimer, refundLatePayment } from '@/server/domain/payments/checkout-timers';
+import { expireCheckoutTimer, refundLatePayment } from '@/server/domain/payments/checkout/timers';
 import type { DueTimer, TimerKind } from '@/server/timers/plan';
 
 const HANDLERS: Record<TimerKind, (timer: DueTimer) => Promise<string>> = {

@@ -11,6 +11,7 @@ import { recordEvent } from '@/server/webhooks/outbox';
 import { serializeEndpoint } from '@/server/webhooks/serialize';
 import { sendDisabledNotice } from './disabled-email';
 import { disableFailingEndpoint } from './sql/disable-failing-endpoint';
+import { endpointIsFailing } from './sql/endpoint-is-failing';
 
 /**
  * Disables the endpoint when its last WEBHOOK_DISABLE_AFTER_FAILURES attempts in a row failed and the
@@ -24,6 +25,10 @@ export async function disableIfFailing(ctx: OperationContext, endpointId: string
   const { WEBHOOK_DISABLE_AFTER_FAILURES: limit, WEBHOOK_DISABLE_AFTER: ageMs } = settings();
   if (limit === 0) return false;
   const { tenantId } = ctx;
+  // Most failed attempts are far from the rule: a read tells, and only a failing endpoint gets a
+  // transaction (whose conditional update decides among concurrent callers).
+  const [{ failing }] = await endpointIsFailing.rows(ctx.db, endpointId, tenantId, limit, ageMs);
+  if (!failing) return false;
   const disabled = await transaction(ctx, async (tx) => {
     const db = await tx.orm();
     // Raw SQL (./sql/disable-failing-endpoint.sql): the tenant filter is explicit.

@@ -1,5 +1,5 @@
 // What follows when Stripe settles a payment's Checkout Session: the one seam between Stripe's answers
-// (its webhooks, apply-stripe-event.ts, and the timers that ask it, checkout-timers.ts) and the
+// (its webhooks, ../apply-stripe-event.ts, and the timers that ask it, ./timers.ts) and the
 // bookings. Both run inside the transaction that records what Stripe said, so the payment, the booking
 // and the event's "applied once" row commit together or not at all.
 //
@@ -8,7 +8,7 @@
 //   atomically, as a new booking would be). If the slot was taken since, the booking stays expired and
 //   the payment is refunded in full through Stripe; that call is never made inside this transaction:
 //   the obligation is recorded here as a `payment.refund_late` timer (due now) and performed once by
-//   `refundLatePayment` in checkout-timers.ts after the commit, so a crash in between cannot lose it.
+//   `refundLatePayment` in ./timers.ts after the commit, so a crash in between cannot lose it.
 // - Failed (expired unpaid, or a delayed payment that failed): payment pending → failed
 //   (payment.failed) and a still-pending booking expired (booking.expired), freeing its slot.
 // - A booking in any other state (confirmed by hand, cancelled, completed) is left as it is: a paid
@@ -20,7 +20,7 @@ import type { OperationContext } from '@/server/domain/context';
 import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import { planTimers } from '@/server/timers/plan';
-import { movePayment } from './transition';
+import { movePayment } from '../transition';
 
 /** The session is paid: pending → succeeded, remembering the PaymentIntent (refunds go against it). */
 export async function onCheckoutPaid(

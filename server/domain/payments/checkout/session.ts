@@ -1,16 +1,27 @@
-// A payment collected through a Stripe Checkout Session, in the order a paid booking needs it:
+// The checkout protocol: how a booking of a paid service is paid through a Stripe Checkout Session.
+// This folder is its one place: the session's steps here, what Stripe's answers lead to
+// (./outcome.ts, applied by Stripe's webhooks in ../apply-stripe-event.ts and by the timers), and the
+// calls to Stripe that must follow a committed change exactly once (./timers.ts). The Stripe SDK
+// calls themselves are the provider client's (server/stripe/checkout.ts).
 //
-//   1. prepareCheckout (before the booking's transaction): the session, created at Stripe with the ids
-//      the booking and its payment are about to get. Nothing is stored yet, so a tenant without Stripe
+// A service with payment "deposit" or "full" is booked `pending` with a hold (PAYMENT_HOLD, or the
+// caller's earlier hold_expires_at) and a pending Stripe payment whose session the customer pays on.
+// The order matters, so that nothing is ever stored that Stripe does not know about and no session is
+// left open for a booking that was never stored:
+//   1. `openCheckoutFor` (a service's booking; `prepareCheckout` underneath), before the booking's
+//      transaction, once the slot was found free: the session, created at Stripe with the ids the
+//      booking and its payment are about to get. Nothing is stored yet, so a tenant without Stripe
 //      (409 payment_provider_missing) or Stripe out of reach (502) leaves nothing behind.
-//   2. recordCheckoutPayment (inside that transaction): the pending Stripe payment with the session's
-//      id and URL, and payment.created, committed with the booking or not at all.
-//   3. abandonCheckout, when that transaction does not commit: the session is expired at Stripe so no
-//      one can pay for a booking that was never stored.
-//
-// expireCheckout withdraws the session of a stored payment when its hold runs out first or its booking is
-// cancelled (server/domain/payments/checkout-timers.ts).
+//   2. `recordCheckoutPayment`, inside the transaction that inserts the booking, right after
+//      booking.created (which names it already: `checkoutPaymentOf`): the pending payment and
+//      payment.created commit with the booking or not at all.
+//   3. `abandonCheckout`, when no transaction committed (the slot was taken concurrently, or anything
+//      failed): the session is expired at Stripe so no one can pay for a booking that does not exist.
+// `expireCheckout` withdraws the session of a stored payment when its hold runs out first or its
+// booking is cancelled (./timers.ts, server/domain/bookings/expire-hold.ts).
+import type { Service } from '@/server/db/generated/client';
 import type { UnitOfWork } from '@/server/db/unit-of-work';
+import type { BookingPayment } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
 import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
 import { requireStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
@@ -18,7 +29,7 @@ import { newId } from '@/server/lib/ids';
 import { logger } from '@/server/log';
 import { type CheckoutSession, createCheckoutSession, expireCheckoutSession } from '@/server/stripe/checkout';
 import { recordEvent } from '@/server/webhooks/outbox';
-import { type PaymentResource, serializePayment } from './serialize';
+import { type PaymentResource, serializePayment } from '../serialize';
 
 export interface CheckoutRequest {
   bookingId: string;
@@ -40,6 +51,40 @@ export interface PreparedCheckout {
   currency: string;
   createdAt: Date;
   session: CheckoutSession;
+}
+
+/** What a booking of `service` must pay up front: the deposit or the full price; null when nothing. */
+export function amountDue(service: Service): { amount: number; currency: string } | null {
+  if (service.payment === 'none' || service.priceAmount === null || !service.priceCurrency) return null;
+  const amount =
+    service.payment === 'deposit' ? (service.depositAmount ?? service.priceAmount) : service.priceAmount;
+  return { amount, currency: service.priceCurrency };
+}
+
+/**
+ * Step 1 for a booking of `service` about to be stored: its session, or null for a free service (or
+ * a booking without a hold). What the customer sees on Stripe's page is the service's name (and
+ * "Deposit" for a deposit).
+ */
+export async function openCheckoutFor(
+  ctx: OperationContext,
+  input: { bookingId: string; service: Service; holdEndsAt: Date | null; customerEmail?: string | null },
+): Promise<PreparedCheckout | null> {
+  const due = amountDue(input.service);
+  if (!due || !input.holdEndsAt) return null;
+  return prepareCheckout(ctx, {
+    bookingId: input.bookingId,
+    amount: due.amount,
+    currency: due.currency,
+    holdEndsAt: input.holdEndsAt,
+    description: input.service.payment === 'deposit' ? `Deposit: ${input.service.name}` : input.service.name,
+    customerEmail: input.customerEmail ?? undefined,
+  });
+}
+
+/** The booking's `payment` as it will be once step 2 has recorded it (null for a free service). */
+export function checkoutPaymentOf(prepared: PreparedCheckout | null): BookingPayment | null {
+  return prepared ? { id: prepared.paymentId, checkout_url: prepared.session.url } : null;
 }
 
 /** Step 1: the Checkout Session for a payment that is about to be stored (see the top of this file). */

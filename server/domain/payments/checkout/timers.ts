@@ -1,17 +1,17 @@
 // The calls to Stripe that follow a change to a paid booking, made by the timer engine after that
-// change committed (server/timers): never inside a database transaction, retried until Stripe
+// change committed (server/runtime/timers/fire.ts): never inside a database transaction, retried until Stripe
 // answers, and taking effect once.
 //
 // - `payment.expire_checkout` (subject: the payment): its Checkout Session must stop taking money
 //   (its booking was cancelled while unpaid, or its hold expired while Stripe was out of reach).
 // - `payment.refund_late` (subject: the payment): a payment that arrived after its booking expired
-//   and its slot was taken (checkout-outcome.ts) is refunded in full.
+//   and its slot was taken (./outcome.ts) is refunded in full.
 //
 // Each handler first asks Stripe (with an idempotency key of its own, so a retry after a crash or a
 // lapsed claim is replayed by Stripe, never done twice), then records the answer in one transaction
-// with the timer's fired mark (plan.ts `markFired`). Stripe out of reach: the handler throws and the
+// with the timer's fired mark (server/timers/plan.ts `markFired`; `fire` below). Stripe out of reach: the handler throws and the
 // engine tries again shortly.
-import { forTenant } from '@/server/db/tenant-scope';
+import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { findStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
@@ -19,17 +19,35 @@ import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import { createRefund } from '@/server/stripe/refunds';
 import { type DueTimer, markFired, planTimers } from '@/server/timers/plan';
-import { onCheckoutFailed, onCheckoutPaid } from './checkout-outcome';
-import { expireCheckout } from './checkout-payment';
-import { recordRefundedTotal } from './record-refund';
+import { recordRefundedTotal } from '../record-refund';
+import { onCheckoutFailed, onCheckoutPaid } from './outcome';
+import { expireCheckout } from './session';
 
 /** The Stripe idempotency key of a late payment's refund: one refund per payment, however often tried. */
 export const lateRefundIdempotencyKey = (paymentId: string) => `switchboard-refund-${paymentId}-late`;
 
-/** Marks the timer fired with nothing else to do (the payment moved on, or Stripe was disconnected). */
-async function done(timer: DueTimer, outcome: string): Promise<string> {
-  const fired = await transaction({ tenantId: timer.tenantId }, (tx) => markFired(tx, timer));
-  return fired ? outcome : 'stale';
+/**
+ * The timer's effect, in one unit of work with its fired mark, so it happens once: 'stale' when
+ * another run marked it first. Begins Prisma's transaction: the effects record through it.
+ */
+function fire(timer: DueTimer, effect: (tx: UnitOfWork, db: TenantTx) => Promise<string>): Promise<string> {
+  return transaction({ tenantId: timer.tenantId }, async (tx) => {
+    const db = await tx.orm();
+    if (!(await markFired(tx, timer))) return 'stale';
+    return effect(tx, db);
+  });
+}
+
+/** Marks the timer fired with nothing else to do (the payment moved on). */
+const done = (timer: DueTimer, outcome: string) => fire(timer, async () => outcome);
+
+/** Stripe was disconnected since: nothing can be asked of it; a person finishes at Stripe. */
+function withoutStripe(timer: DueTimer, paymentId: string, consequence: string): Promise<string> {
+  logger().error(
+    { tenant_id: timer.tenantId, payment_id: paymentId },
+    `Stripe was disconnected: ${consequence}`,
+  );
+  return done(timer, 'no_provider');
 }
 
 /** payment.expire_checkout: expire the session; record what Stripe answers (failed, or paid first). */
@@ -44,17 +62,11 @@ export async function expireCheckoutTimer(timer: DueTimer): Promise<string> {
     closed = await expireCheckout(ctx, payment);
   } catch (error) {
     if (error instanceof AppError && error.code === 'payment_provider_missing') {
-      logger().error(
-        { tenant_id: timer.tenantId, payment_id: payment.id },
-        'Stripe was disconnected: the Checkout Session expires at Stripe by itself',
-      );
-      return done(timer, 'no_provider');
+      return withoutStripe(timer, payment.id, 'the Checkout Session expires at Stripe by itself');
     }
     throw error; // unavailable: tried again by the engine
   }
-  return transaction(ctx, async (tx) => {
-    const db = await tx.orm();
-    if (!(await markFired(tx, timer))) return 'stale';
+  return fire(timer, async (tx, db) => {
     const current = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });
     if (closed.status === 'expired') {
       await onCheckoutFailed(tx, current);
@@ -82,10 +94,7 @@ export async function refundLatePayment(timer: DueTimer): Promise<string> {
     return done(timer, 'no_payment_intent');
   }
   const connection = await findStripeConnection(db);
-  if (!connection) {
-    logger().error(log, 'Stripe was disconnected before a late payment was refunded: refund it at Stripe');
-    return done(timer, 'no_provider');
-  }
+  if (!connection) return withoutStripe(timer, payment.id, 'refund the late payment at Stripe');
   // Always the whole amount under one key: a retry is replayed by Stripe, and even past Stripe's 24 h
   // memory of the key a second full refund of the charge is refused, never paid out twice.
   const result = await createRefund(connection.secretKey, {
@@ -104,9 +113,7 @@ export async function refundLatePayment(timer: DueTimer): Promise<string> {
     logger().error({ ...log, failure: result.failure }, 'Stripe refused the refund of a late payment');
     return done(timer, 'refused');
   }
-  return transaction({ tenantId: timer.tenantId }, async (tx) => {
-    await tx.orm(); // the refund is recorded through Prisma: its transaction, begun first
-    if (!(await markFired(tx, timer))) return 'stale';
+  return fire(timer, async (tx) => {
     await recordRefundedTotal(tx, payment, result.refundedTotal ?? payment.amount);
     return 'refunded';
   });
