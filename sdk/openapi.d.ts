@@ -1501,6 +1501,46 @@ export interface paths {
         patch: operations["updateTenant"];
         trace?: never;
     };
+    "/api/v1/conversations/{id}/assistant-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint an assistant session for one conversation (the token is shown once)
+         * @description For an AI assistant that answers this conversation: give its model the token, never an API key. The token (ast_…, stored only as a hash) is a bearer credential for POST /api/v1/mcp only, with this tenant’s X-Tenant-ID; any other route answers it 403 forbidden. Its tools act for the conversation’s contact and no one else: book_slot books for the contact, list_customer_bookings lists only the contact’s bookings (phone compared by its digits), reschedule_booking and cancel_booking answer not_found for anyone else’s booking, send_message writes to this conversation (handled_by_human while a person handles it), and bookings come back as {id, status, service_id, resource_id, start_at, end_at, hold_expires_at, payment?}. Every call is in the audit log (assistant.tool_called, actor assistant_session). The token stops working (401) at expires_at, when ended (DELETE /assistant-sessions/{id}) and once the conversation is resolved, checked on every request. 409 conversation_resolved for a resolved conversation; 409 assistant_session_limit_reached when the conversation already has 10 sessions that work (end one, or let it expire). Expired sessions are deleted within 10 minutes. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        post: operations["createAssistantSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistant-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End an assistant session at once
+         * @description Its token is refused (401) from the next request. A session that no longer works (ended or expired) answers 404. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        delete: operations["revokeAssistantSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mcp": {
         parameters: {
             query?: never;
@@ -1512,7 +1552,7 @@ export interface paths {
         put?: never;
         /**
          * The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)
-         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). Permission `assistant_tools.use` (roles: admin, agent).
+         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with the X-Tenant-ID header and a credential: best, an assistant session token (ast_…, POST /conversations/{id}/assistant-sessions), whose tools act for that conversation’s contact only (no conversation_id or customer inputs; bookings answered as CustomerBooking; every call in the audit log with the session as actor); or an API key or access token, whose tools reach the whole tenant. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, handled_by_human, …) as text. tools/list shows only the tools the credential may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). No tool answer is larger than 64 KiB: find_slots keeps the earliest slots and list_customer_bookings the newest bookings that fit, with truncated: true. Permission `assistant_tools.use` (roles: admin, agent).
          */
         post: operations["sendMcpMessages"];
         delete?: never;
@@ -2887,12 +2927,28 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
+        /**
+         * @description A permission of the permission table: each operation names the one it needs as x-permission
+         * @enum {string}
+         */
+        Permission: "bookings.read" | "bookings.write" | "resources.read" | "resources.write" | "services.read" | "services.write" | "conversations.read" | "conversations.write" | "payments.read" | "payments.write" | "payment_providers.read" | "payment_providers.write" | "event_types.read" | "events.read" | "webhooks.read" | "webhooks.write" | "channels.read" | "channels.write" | "api_keys.read" | "api_keys.write" | "members.read" | "members.write" | "audit_log.read" | "tenant.read" | "tenant.write" | "assistant_tools.use" | "assistant_sessions.create" | "overview.read";
         /** @description A tenant has at most MAX_API_KEYS_PER_TENANT keys that still authenticate (default 50; rotated keys count during their grace period): one more answers 409 api_key_limit_reached. Rotating a key is never refused. Requests are limited per key (API_RATE_LIMIT_PER_SECOND) and, all keys and users of the tenant together, per tenant (API_RATE_LIMIT_PER_TENANT_PER_SECOND): 429 rate_limited. */
         CreateApiKeyRequest: {
             name: string;
             /** Format: date-time */
             expires_at?: string | null;
+            /**
+             * @description A restricted key: only these permissions (each operation’s x-permission names the one it needs; any other request answers 403 forbidden naming it). Omitted: a full key, with every permission of the admin role. A credential may create only keys whose permissions it holds itself (403).
+             * @example [
+             *       "assistant_sessions.create",
+             *       "conversations.read",
+             *       "services.read"
+             *     ]
+             */
+            permissions?: components["schemas"]["Permission"][];
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         ApiKeyList: {
@@ -2924,6 +2980,8 @@ export interface components {
              * @description When a rotated key stops working (grace period)
              */
             revokes_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
         RotatedApiKey: {
             id: string;
@@ -2941,6 +2999,8 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
             replaced_key: {
                 id: string;
                 /**
@@ -4209,16 +4269,19 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
             actor: {
-                /** @enum {string} */
-                type: "user" | "api_key";
-                /** @description usr_… or key_… */
+                /**
+                 * @description user (a person), api_key, or assistant_session (an AI assistant acting for one conversation’s contact through POST /conversations/{id}/assistant-sessions)
+                 * @enum {string}
+                 */
+                type: "user" | "api_key" | "assistant_session";
+                /** @description usr_…, key_… or asn_… */
                 id: string;
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "tenant";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "tenant" | "assistant_session";
                 id: string;
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
@@ -4239,6 +4302,30 @@ export interface components {
                 /** @description The origins that may show the booking and manage pages in a frame (an iframe on the business’s own site): the pages’ Content-Security-Policy frame-ancestors names exactly these; empty, no site may frame them */
                 frame_origins: string[];
             };
+        };
+        /** @description A new assistant session: its token is shown only here */
+        AssistantSessionWithToken: {
+            /** @example asn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /**
+             * @description The bearer token (ast_<prefix>_<secret>) for POST /api/v1/mcp with this tenant’s X-Tenant-ID; shown only in this response, stored only as a hash
+             * @example ast_4fQ9xK2mLp7R_Vb3nT8wZc1yHq6sJd0eGk5uMa9rXo2pLf7iNb4t
+             */
+            token: string;
+            /** @example cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            conversation_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        CreateAssistantSessionRequest: {
+            /**
+             * @description How long the token works, in seconds: 60..3600, default 900 (15 minutes)
+             * @default 900
+             */
+            ttl_seconds: number;
         };
         /** @description The JSON-RPC 2.0 answer to one request */
         McpAnswer: {
@@ -4338,7 +4425,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4446,7 +4533,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4534,7 +4621,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4634,7 +4721,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4726,7 +4813,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4839,7 +4926,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4942,7 +5029,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5079,7 +5166,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5171,7 +5258,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5295,7 +5382,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5396,7 +5483,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5522,7 +5609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5652,7 +5739,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5778,7 +5865,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5908,7 +5995,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6034,7 +6121,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6168,7 +6255,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7136,7 +7223,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7228,7 +7315,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7343,7 +7430,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7438,7 +7525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7548,7 +7635,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7668,7 +7755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7770,7 +7857,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7873,7 +7960,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7996,7 +8083,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8093,7 +8180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8192,7 +8279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8391,7 +8478,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8483,7 +8570,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8598,7 +8685,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8693,7 +8780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8794,7 +8881,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8914,7 +9001,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9006,7 +9093,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9121,7 +9208,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9224,7 +9311,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9350,7 +9437,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9480,7 +9567,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9615,7 +9702,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9726,7 +9813,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9821,7 +9908,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10021,7 +10108,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10113,7 +10200,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10228,7 +10315,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10330,7 +10417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10433,7 +10520,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10558,7 +10645,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10670,7 +10757,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10800,7 +10887,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10926,7 +11013,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11053,7 +11140,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11145,7 +11232,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11258,7 +11345,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11348,7 +11435,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11520,7 +11607,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11612,7 +11699,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11727,7 +11814,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11822,7 +11909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11923,7 +12010,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12040,7 +12127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12166,7 +12253,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,7 +12379,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12432,7 +12519,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12561,7 +12648,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12673,7 +12760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12815,7 +12902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12903,7 +12990,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13002,7 +13089,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13124,7 +13211,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13219,7 +13306,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13307,7 +13394,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13402,7 +13489,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13488,7 +13575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13598,7 +13685,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13724,7 +13811,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13851,7 +13938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13943,7 +14030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14056,7 +14143,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14120,8 +14207,8 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called";
-                /** @description Only entries of this person (usr_…) or API key (key_…) */
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+                /** @description Only entries of this person (usr_…), API key (key_…) or assistant session (asn_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */
                 created_after?: string;
@@ -14164,7 +14251,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14250,7 +14337,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14345,7 +14432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14365,6 +14452,231 @@ export interface operations {
             };
             /** @description unsupported_media_type (bodies must be application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateAssistantSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session and its token (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantSessionWithToken"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14462,7 +14774,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { compileRoutes, handleApiRequest } from '@/server/http/dispatch';
 import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
+import { assistantSessionRoutes } from './v1/assistant-sessions';
 import { auditLogRoutes } from './v1/audit-log';
 import { authRoutes } from './v1/auth';
 import { availabilityRoutes } from './v1/availability';
@@ -45,6 +46,7 @@ export const routes: AnyRoute[] = [
   ...memberRoutes,
   ...auditLogRoutes,
   ...tenantRoutes,
+  ...assistantSessionRoutes,
   ...mcpRoutes,
   ...metaRoutes(() => {
     openApiDocument ??= buildOpenApiDocument(routes) as unknown as Record<string, unknown>;

@@ -31,6 +31,7 @@ export const TENANT_MODELS = new Set<string>([
   'TimeOff',
   'Service',
   'Timer',
+  'AssistantSession',
 ]);
 
 const FILTERED = new Set([

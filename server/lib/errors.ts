@@ -49,6 +49,9 @@ export const ERROR_CODES = [
   'api_key_limit_reached',
   'too_many_holds',
   'too_late_to_change',
+  'conversation_resolved',
+  'handled_by_human',
+  'assistant_session_limit_reached',
   // load and availability
   'rate_limited',
   'service_unavailable',
@@ -110,6 +113,11 @@ export const Errors = {
     new AppError('tenant_mismatch', 'The credential does not belong to the tenant in X-Tenant-ID'),
   tenantRequired: (detail: string) => new AppError('tenant_required', detail),
   forbidden: (detail = 'Your role does not allow this action') => new AppError('forbidden', detail),
+  handledByHuman: () =>
+    new AppError(
+      'handled_by_human',
+      'A person of the business handles this conversation now: the assistant sends nothing in it',
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('rate_limited', 'Too many requests; retry later', { retryAfterSeconds }),
   misconfigured: () =>

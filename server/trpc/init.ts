@@ -147,6 +147,7 @@ const signedInWithTenant = t.middleware(({ ctx, next }) => {
     ctx: {
       ...operationContext(viewer.tenantId, { type: 'user', id: viewer.userId }, ctx.clientAddress),
       source: 'dashboard' as const,
+      permissions: viewer.permissions,
       viewer,
       role: viewer.role,
       userId: viewer.userId,
@@ -159,7 +160,7 @@ export const protectedProcedure = serviceProcedure.use(signedInWithTenant).use(r
 /** A procedure for those whose role holds `permission` (server/client-safe/permissions.ts), as REST checks it. */
 export function permittedProcedure(permission: Permission) {
   return protectedProcedure.use(({ ctx, next }) => {
-    requirePermission(ctx, permission);
+    requirePermission(ctx.viewer, permission);
     return next();
   });
 }
