@@ -368,7 +368,11 @@ export class FakeStripe {
       return html(
         200,
         'Paid',
-        `<h1>Payment complete</h1><p>Paid ${amount}.</p><p data-testid="delivery">${delivered ? `Webhook answered ${delivered.status}` : 'No webhook endpoint'}</p>`,
+        `<h1>Payment complete</h1><p>Paid ${amount}.</p><p data-testid="delivery">${delivered ? `Webhook answered ${delivered.status}` : 'No webhook endpoint'}</p>` +
+          // Stripe sends the customer on to the success URL; the stand-in offers it as a link.
+          (session.success_url
+            ? `<p><a href="${escapeHtml(String(session.success_url))}">Back to the business</a></p>`
+            : ''),
       );
     }
     if (session.status !== 'open') {
@@ -802,4 +806,9 @@ function checkMetadata(value: Json, param: string): Record<string, string> {
 
 export async function startFakeStripe(): Promise<FakeStripe> {
   return new FakeStripe().start();
+}
+
+/** Text for an HTML attribute or element. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
