@@ -2,7 +2,6 @@ import './globals.css';
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
-import { Providers } from './_components/providers';
 
 export const metadata: Metadata = {
   title: 'Switchboard',
@@ -23,11 +22,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Every page is rendered per request: its scripts carry that request's CSP nonce (proxy.ts), which
   // a page prerendered at build time could not have.
   await connection();
+  // The session and tRPC providers are the signed-in pages' (app/_components/providers.tsx, in their
+  // own layouts): the public booking pages load none of that code.
   return (
     <html lang="en">
-      <body className="min-h-dvh bg-bg font-sans text-fg antialiased">
-        <Providers>{children}</Providers>
-      </body>
+      <body className="min-h-dvh bg-bg font-sans text-fg antialiased">{children}</body>
     </html>
   );
 }

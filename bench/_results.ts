@@ -3,7 +3,8 @@
 // `events_per_s`, an absolute rate, `stats_p95_ms_*`, absolute latencies (bench/stats.ts), and
 // `recover_10k_s`, the seconds POST /webhooks/{id}/recover takes to requeue 10,000 failed deliveries
 // (bench/recover.ts), the bookings bench's `slots_p95_ms_31d` (absolute), `booking_contention_per_s`
-// and `booking_contention_409_share` (bench/bookings.ts), and `fairness_b_p95_ms`, one tenant's p95
+// and `booking_contention_409_share` (bench/bookings.ts), with `public_slots_p95_ms_31d` and
+// `public_booking_contention_per_s`, the same through the booking page's public routes, and `fairness_b_p95_ms`, one tenant's p95
 // commit → arrival while another tenant's slow backlog drains (bench/fairness.ts). `floor_*_vs_bare_10`
 // are the durable floors (bench/_durable-floor.ts) against the bare loop, and `drain_vs_floor_product_10`
 // the worker's drain against the floor on the product's tables, all in the same rounds.
@@ -29,6 +30,8 @@ export const RATIO_KEYS = [
   'slots_vs_read',
   'booking_contention_per_s',
   'booking_contention_409_share',
+  'public_slots_p95_ms_31d',
+  'public_booking_contention_per_s',
   'fairness_b_p95_ms',
   'session_vs_key_mcp_call',
 ] as const;

@@ -1,7 +1,10 @@
 // Bookings: slot search for a 31-day range over 20 resources with 5,000 bookings (p95, and its ratio
 // to a plain indexed read of one booking measured in the same rounds), and booking throughput under
 // contention (many clients racing for few slots: bookings/s, attempts/s and the share of 409s, with
-// the database checked afterwards for any overlap).
+// the database checked afterwards for any overlap). Both again through the booking page's public
+// routes, the whole pipeline in-process (`handleApi`, no HTTP: the per-address limits, the lookup
+// of the public service, the answer's schema), each request from its own client address as
+// visitors' are.
 import pg from 'pg';
 import { percentile, withBenchDatabase } from './_database';
 import { type BenchResult, median, round } from './_results';
@@ -29,6 +32,15 @@ async function measure(url: string): Promise<BenchResult> {
   const { createBooking } = await import('@/server/domain/bookings/create-booking');
   const { CreateBookingInput } = await import('@/server/domain/bookings/schemas');
   const { AppError } = await import('@/server/lib/errors');
+  const { handleApi } = await import('@/server/api/routes');
+  let visitor = 0;
+  /** A request of a visitor, each from an address of its own (the per-address limits stay on). */
+  const asVisitor = (path: string, init: RequestInit = {}) => {
+    visitor++;
+    const headers = new Headers(init.headers);
+    headers.set('x-forwarded-for', `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`);
+    return handleApi(new Request(`http://bench.local/api/v1/public${path}`, { ...init, headers }));
+  };
 
   const { tenantId } = await createTenantWithAdmin({
     name: 'Bench clinic',
@@ -64,6 +76,7 @@ async function measure(url: string): Promise<BenchResult> {
       buffer_after_minutes: 5,
       slot_interval_minutes: 15,
       booking_window_days: 730,
+      public: true,
     }),
   );
   // 5,000 bookings spread over the 31 days (250 per resource), written in SQL.
@@ -95,10 +108,19 @@ async function measure(url: string): Promise<BenchResult> {
       time_zone: 'Europe/Madrid',
     });
   const read = () => getBooking(ctx, { id: bookingId });
+  const publicSearch = async () => {
+    const response = await asVisitor(
+      `/services/${service.id}/slots?start=${startDate}&end=${endDate}&time_zone=Europe/Madrid`,
+    );
+    if (response.status !== 200)
+      throw new Error(`public slots answered ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+  };
   const sample = await search();
   const slotCount = Object.values(sample.days).reduce((n, list) => n + list.length, 0);
   for (let i = 0; i < 5; i++) {
     await search();
+    await publicSearch();
     await read();
   }
   const timed = async (call: () => Promise<unknown>) => {
@@ -110,14 +132,22 @@ async function measure(url: string): Promise<BenchResult> {
     }
     return times.sort((a, b) => a - b);
   };
-  const rounds: { search: number; read: number }[] = [];
+  const rounds: { search: number; publicSearch: number; read: number }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const s = percentile(await timed(search), 95);
+    const p = percentile(await timed(publicSearch), 95);
     const b = percentile(await timed(read), 95);
-    rounds.push({ search: s, read: b });
-    console.log(`round ${r + 1}: slot search p95 ${s.toFixed(1)} ms, indexed read p95 ${b.toFixed(2)} ms`);
+    rounds.push({ search: s, publicSearch: p, read: b });
+    console.log(
+      `round ${r + 1}: slot search p95 ${s.toFixed(1)} ms, public slots p95 ${p.toFixed(1)} ms, indexed read p95 ${b.toFixed(2)} ms`,
+    );
   }
   const searchP95 = median(rounds.map((x) => x.search));
+  const publicP95 = median(rounds.map((x) => x.publicSearch));
+  console.log(
+    `public slots (GET /public/services/{id}/slots, whole pipeline), 31 days: p95 ${publicP95.toFixed(1)} ms ` +
+      `(${median(rounds.map((x) => x.publicSearch / x.search)).toFixed(2)} × the slot search alone)`,
+  );
   const ratio = median(rounds.map((x) => x.search / x.read));
   console.log(
     `slot search, 31 days × ${RESOURCES} resources, ${BOOKINGS} bookings (${slotCount} free slots): p95 ${searchP95.toFixed(1)} ms ` +
@@ -177,6 +207,59 @@ async function measure(url: string): Promise<BenchResult> {
        and tstzrange(a.blocked_from, a.blocked_until, '[)') && tstzrange(b.blocked_from, b.blocked_until, '[)')`,
     [contested.id],
   );
+  // The same race through the booking page: a public free service on two other resources, each
+  // attempt a visitor of its own (address and phone), POST /public/services/{id}/bookings.
+  const contestedPublic = await createService(
+    ctx,
+    CreateServiceInput.parse({
+      name: 'Contested on the page',
+      duration_minutes: 60,
+      resource_ids: [resources[4].id, resources[6].id],
+      booking_window_days: 730,
+      public: true,
+    }),
+  );
+  const page = { created: 0, refused: 0, errors: 0, seconds: 0, overlaps: 0 };
+  const pageStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let i = 0; i < ATTEMPTS_PER_CLIENT; i++) {
+        const k = (c * 7919 + i * 104_729) % 40;
+        const start = new Date(
+          day0.getTime() + Math.floor(k / 8) * 86_400_000 + (13 * 60 + (k % 8) * 30) * 60_000,
+        );
+        const response = await asVisitor(`/services/${contestedPublic.id}/bookings`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': `bench-${c}-${i}` },
+          body: JSON.stringify({
+            start_at: start.toISOString(),
+            customer: { name: `V${c}`, phone: `+3460${String(c * 1000 + i).padStart(7, '0')}` },
+          }),
+        });
+        const text = await response.text();
+        if (response.status === 201) page.created++;
+        else if (response.status === 409 && text.includes('slot_unavailable')) page.refused++;
+        else {
+          page.errors++;
+          if (page.errors < 3) console.error(response.status, text.slice(0, 300));
+        }
+      }
+    }),
+  );
+  page.seconds = (performance.now() - pageStarted) / 1000;
+  page.overlaps = (
+    await client.query<{ n: number }>(
+      `select count(*)::int as n from bookings a join bookings b on a.resource_id = b.resource_id and a.id < b.id
+       where a.service_id = $1 and b.service_id = $1 and a.status in ('pending','confirmed') and b.status in ('pending','confirmed')
+         and tstzrange(a.blocked_from, a.blocked_until, '[)') && tstzrange(b.blocked_from, b.blocked_until, '[)')`,
+      [contestedPublic.id],
+    )
+  ).rows[0].n;
+  console.log(
+    `booking page contention: ${CLIENTS} clients, ${attempts} attempts in ${page.seconds.toFixed(1)} s: ` +
+      `${page.created} booked (${(page.created / page.seconds).toFixed(1)} bookings/s), ${page.refused} × 409, ` +
+      `${page.errors} other answers, ${page.overlaps} overlaps`,
+  );
   await client.end();
   console.log(
     `contention: ${CLIENTS} clients, ${attempts} attempts in ${seconds.toFixed(1)} s: ${(attempts / seconds).toFixed(0)} attempts/s, ` +
@@ -189,6 +272,8 @@ async function measure(url: string): Promise<BenchResult> {
       slots_vs_read: round(ratio, 2),
       booking_contention_per_s: round(created / seconds, 1),
       booking_contention_409_share: round(refused / attempts, 3),
+      public_slots_p95_ms_31d: round(publicP95, 1),
+      public_booking_contention_per_s: round(page.created / page.seconds, 1),
     },
     raw: {
       slots: {
@@ -208,6 +293,7 @@ async function measure(url: string): Promise<BenchResult> {
         overlaps: rows[0].n,
         attempts_per_s: round(attempts / seconds, 1),
       },
+      booking_page_contention: { ...page, seconds: round(page.seconds, 2), attempts: attempts },
     },
   };
 }

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { Sidebar, SignOutButton } from '@/app/_components/nav';
+import { Providers } from '@/app/_components/providers';
 import { ViewerProvider } from '@/app/_components/viewer';
 import { currentViewer, listMemberships } from '@/server/trpc/membership';
 
@@ -42,15 +43,17 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     </div>
   );
   return (
-    <ViewerProvider value={{ userId: viewer.userId, permissions: viewer.permissions }}>
-      <div className="min-h-dvh md:grid md:grid-cols-[220px_minmax(0,1fr)]">
-        <aside className="bg-sidebar text-sidebar-fg">
-          <div className="flex flex-col gap-3 px-4 py-3 md:sticky md:top-0 md:max-h-dvh md:min-h-dvh md:gap-4 md:overflow-y-auto md:py-5">
-            <Sidebar brand={brand} account={account} />
-          </div>
-        </aside>
-        <main className="w-full max-w-[1200px] min-w-0 px-4 py-5 md:px-10 md:py-8">{children}</main>
-      </div>
-    </ViewerProvider>
+    <Providers>
+      <ViewerProvider value={{ userId: viewer.userId, permissions: viewer.permissions }}>
+        <div className="min-h-dvh md:grid md:grid-cols-[220px_minmax(0,1fr)]">
+          <aside className="bg-sidebar text-sidebar-fg">
+            <div className="flex flex-col gap-3 px-4 py-3 md:sticky md:top-0 md:max-h-dvh md:min-h-dvh md:gap-4 md:overflow-y-auto md:py-5">
+              <Sidebar brand={brand} account={account} />
+            </div>
+          </aside>
+          <main className="w-full max-w-[1200px] min-w-0 px-4 py-5 md:px-10 md:py-8">{children}</main>
+        </div>
+      </ViewerProvider>
+    </Providers>
   );
 }

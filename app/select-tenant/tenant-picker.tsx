@@ -11,7 +11,8 @@ export function TenantPicker({
   tenants: { id: string; name: string; role: string }[];
   current: string | null;
 }) {
-  const { update } = useSession();
+  // next-auth's update() does nothing until the session has loaded (this page's provider is its own).
+  const { update, status } = useSession();
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -35,7 +36,7 @@ export function TenantPicker({
             <button
               type="button"
               onClick={() => choose(t.id)}
-              disabled={pending !== null}
+              disabled={pending !== null || status === 'loading'}
               aria-current={t.id === current}
               aria-busy={pending === t.id || undefined}
               className="flex w-full cursor-pointer items-center gap-2 rounded-control border border-border bg-panel px-3.5 py-2.5 text-left hover:border-accent disabled:cursor-progress disabled:opacity-70 aria-[current=true]:border-accent"

@@ -5,7 +5,13 @@
  * so a week across a change of clock shows each day's real times.
  */
 import { useEffect, useState } from 'react';
-import { Button, cn, Field, Notice, Select, Spinner } from '@/app/_components/ui';
+// The kit's parts one by one, not its index: the public page's bundle then holds only these.
+import { Button } from '@/app/_components/ui/button';
+import { cn } from '@/app/_components/ui/cn';
+import { Field } from '@/app/_components/ui/field';
+import { Notice } from '@/app/_components/ui/notice';
+import { Select } from '@/app/_components/ui/select';
+import { Spinner } from '@/app/_components/ui/spinner';
 import { callPublic, type Slot, type SlotDays } from './public-api';
 import { addDays, dayLabel, knownZones, offsetLabel, timeLabel, todayIn } from './visitor-time';
 

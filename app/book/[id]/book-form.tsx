@@ -9,7 +9,11 @@ import { money } from '@/app/_components/booking-page/page-shell';
 import { callPublic, newAttemptKey, type Slot } from '@/app/_components/booking-page/public-api';
 import { SlotPicker } from '@/app/_components/booking-page/slot-picker';
 import { dateTimeLabel, detectedZone } from '@/app/_components/booking-page/visitor-time';
-import { Button, Field, Input, Notice } from '@/app/_components/ui';
+// The kit's parts one by one, not its index: the public page's bundle then holds only these.
+import { Button } from '@/app/_components/ui/button';
+import { Field } from '@/app/_components/ui/field';
+import { Input } from '@/app/_components/ui/input';
+import { Notice } from '@/app/_components/ui/notice';
 
 interface Service {
   id: string;

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 import { PageShell, serviceFacts } from '@/app/_components/booking-page/page-shell';
-import { Card, CardBody, CardHeader } from '@/app/_components/ui';
+import { Card, CardBody, CardHeader } from '@/app/_components/ui/card';
 import { bookingPageOf } from '@/server/trpc/booking-pages';
 import { BookForm } from './book-form';
 
