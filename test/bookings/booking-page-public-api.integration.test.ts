@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetSettingsCache } from '@/server/config/settings';
 import { pgPool } from '@/server/db/pool';
+import { forTenant } from '@/server/db/tenant-scope';
+import { manageUrlOfId } from '@/server/domain/bookings/manage-link';
 import { dayFromNow, everyDay, givenResource, givenService, utc } from '../support/booking-fixtures';
 import { eventsOf, expectProblemCode } from '../support/domain-fixtures';
 import { TEST_ENV } from '../support/env';
@@ -129,6 +131,9 @@ describe('POST /public/services/{id}/bookings', () => {
     expect(res.body.manage_url).toMatch(/\/b\/mng_[A-Za-z0-9_-]{43}$/);
     expect(res.body.checkout_url).toBeUndefined();
     const staff = await a.admin('GET', `/bookings/${res.body.booking.id}`);
+    // What a WhatsApp confirmation sends: the same link, from the booking's id alone.
+    expect(await manageUrlOfId(forTenant(a.tenantId), res.body.booking.id)).toBe(res.body.manage_url);
+    expect(await manageUrlOfId(forTenant(b.tenantId), res.body.booking.id)).toBeNull();
     expect(staff.body).toMatchObject({
       source: 'booking_page',
       status: 'confirmed',

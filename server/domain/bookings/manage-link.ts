@@ -10,6 +10,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { publicBaseUrl } from '@/server/config/public-url';
 import { settings } from '@/server/config/settings';
 import { db as unscoped } from '@/server/db/client';
+import type { TenantTx } from '@/server/db/tenant-scope';
 import { sha256Hex } from '@/server/security/hashing';
 
 /** What every manage token starts with (a log scan or a secret scanner can tell one by it). */
@@ -59,6 +60,21 @@ export function manageUrl(token: string): string {
  */
 export function manageUrlOf(booking: { id: string; manageNonce: string }): string {
   return manageUrl(manageToken(booking));
+}
+
+/**
+ * The manage link of a booking known only by its id, in the tenant of `db` (an operation's `ctx.db`
+ * or a unit of work's `await tx.orm()`); null when the tenant has no such booking.
+ */
+export async function manageUrlOfId(
+  db: Pick<TenantTx, 'booking'>,
+  bookingId: string,
+): Promise<string | null> {
+  const row = await db.booking.findUnique({
+    where: { id: bookingId },
+    select: { id: true, manageNonce: true },
+  });
+  return row ? manageUrlOf(row) : null;
 }
 
 /** The nonce and token hash a new booking is inserted with. */
