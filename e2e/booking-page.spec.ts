@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { api, expectNoSidewaysScroll, fixtures } from './fixtures';
+import { api, expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';
 
 const SCREENS = process.env.SCREENS_DIR ?? 'test-results/screens/booking-page';
 mkdirSync(SCREENS, { recursive: true });
@@ -122,7 +122,8 @@ test('a visitor books a free service, opens the manage link, reschedules and can
   const moved = await pickFirstTime(page, 2);
   await expectAccessible(page, 'rescheduling at 375 px');
   await shoot(page, 'manage-reschedule-375');
-  await page.getByRole('button', { name: /^Move to / }).click();
+  await expect(page.locator('p', { hasText: 'New time:' })).toContainText(moved);
+  await page.getByRole('button', { name: 'Move my booking' }).click();
   await expect(page.getByText('Your booking was moved.')).toBeVisible();
   await expect(page.getByTestId('booking-time')).toContainText(moved);
 
@@ -143,6 +144,43 @@ test('a visitor books a free service, opens the manage link, reschedules and can
   await pickFirstTime(page);
   await expectAccessible(page, 'the booking page at 1280 px');
   await shoot(page, 'book-1280');
+});
+
+test('a page that names nothing is 404 and may be framed by no one', async ({ page }) => {
+  for (const url of ['/book/svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q', `/b/mng_${'A'.repeat(43)}`]) {
+    const response = await page.goto(url);
+    expect(response?.status(), url).toBe(404);
+    const headers = response?.headers() ?? {};
+    expect(headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
+    expect(headers['x-frame-options'], url).toBe('DENY');
+  }
+});
+
+test('Settings › Services shows a public service’s page link and embed snippet', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInToDashboard(page, fixtures().admin);
+  await page.goto('/settings/services');
+  const row = page.getByTestId(`service-${free.id}`);
+  await expect(row.getByText('public page')).toBeVisible();
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Edit service' });
+  await expect(form.getByLabel(/^Public:/)).toBeChecked();
+  await expect(form.getByLabel('Page link')).toHaveValue(new RegExp(`/book/${free.id}$`));
+  await expect(form.getByLabel('Embed on your site')).toHaveValue(
+    new RegExp(`<iframe src="[^"]+/book/${free.id}"`),
+  );
+  await form.getByLabel('Cancel and reschedule notice', { exact: true }).fill('2');
+  await form.getByLabel('Cancel and reschedule notice unit').selectOption({ label: 'hours' });
+  await form.getByLabel(/^Requires confirmation:/).check();
+  await expectAccessible(page, 'Settings › Services with the booking page fields');
+  await form.getByLabel('Page link').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SCREENS, 'settings-service-1280.png') });
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form).toHaveCount(0);
+  const saved = await api('GET', `/services/${free.id}`);
+  expect(saved.body).toMatchObject({ public: true, requires_confirmation: true, cancel_notice_minutes: 120 });
+  // Back as it was, for the tests after this one.
+  await api('PATCH', `/services/${free.id}`, { requires_confirmation: false, cancel_notice_minutes: 0 });
 });
 
 test('a paid service goes through Stripe Checkout and returns to the manage page, confirmed', async ({

@@ -141,7 +141,11 @@ export function ManageBooking({ token, initial }: { token: string; initial: Mana
                   </Button>
                 }
                 title="Cancel this booking?"
-                description={`${booking.service.name ?? 'Appointment'}, ${dateTimeLabel(booking.start_at, zone)}. This cannot be undone.`}
+                description={`${booking.service.name ?? 'Appointment'}, ${dateTimeLabel(booking.start_at, zone)}. This cannot be undone.${
+                  booking.payment?.status === 'succeeded'
+                    ? ' What you paid is not refunded here: the business decides that.'
+                    : ''
+                }`}
                 confirmLabel="Cancel booking"
                 cancelLabel="Keep it"
                 destructive
@@ -171,13 +175,18 @@ export function ManageBooking({ token, initial }: { token: string; initial: Mana
               refreshKey={refreshKey}
             />
             {slot && (
-              <Button
-                loading={pending}
-                onClick={reschedule}
-                className="min-h-11 w-full sm:w-auto sm:self-start"
-              >
-                Move to {dateTimeLabel(slot.start, zone)}
-              </Button>
+              <div className="flex flex-col gap-3 border-t border-border pt-4">
+                <p className="text-sm">
+                  <span className="font-semibold">New time:</span> {dateTimeLabel(slot.start, zone)}
+                </p>
+                <Button
+                  loading={pending}
+                  onClick={reschedule}
+                  className="min-h-11 w-full sm:w-auto sm:self-start"
+                >
+                  Move my booking
+                </Button>
+              </div>
             )}
           </CardBody>
         </Card>

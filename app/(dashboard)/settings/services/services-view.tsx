@@ -10,6 +10,7 @@ import { CursorList, cursorPages } from '@/app/_components/cursor-list';
 import { formatMoney } from '@/app/_components/money';
 import { useTRPC } from '@/app/_components/trpc';
 import {
+  Badge,
   Button,
   ConfirmDialog,
   EmptyState,
@@ -107,7 +108,14 @@ export function ServicesView() {
             <TBody>
               {rows.map((s) => (
                 <Tr key={s.id} data-testid={`service-${s.id}`}>
-                  <Td className="min-w-32 font-medium">{s.name}</Td>
+                  <Td className="min-w-32 font-medium">
+                    {s.name}
+                    {s.public && (
+                      <div>
+                        <Badge tone="info">public page</Badge>
+                      </div>
+                    )}
+                  </Td>
                   <Td className="text-sm">
                     <div className="whitespace-nowrap">{s.duration_minutes} min</div>
                     <div className="text-muted">
