@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   service: 'svc',
   timeOff: 'tof',
   timer: 'tmr',
+  offer: 'ofr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

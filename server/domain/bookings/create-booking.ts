@@ -41,7 +41,17 @@ const MAX_HOLD_MS = 24 * 3_600_000;
  * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
  * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
  */
-export async function createBooking(ctx: OperationContext, input: CreateBookingInput) {
+/** Where a booking comes from, for the callers inside the service (never a client's input). */
+export interface BookingOrigin {
+  /** The WhatsApp conversation it was booked in (a tap on an offer). */
+  conversationId?: string;
+}
+
+export async function createBooking(
+  ctx: OperationContext,
+  input: CreateBookingInput,
+  origin: BookingOrigin = {},
+) {
   const now = Date.now();
   const hold = input.hold_expires_at ? new Date(input.hold_expires_at) : null;
   if (hold && (hold.getTime() <= now || hold.getTime() > now + MAX_HOLD_MS)) {
@@ -49,10 +59,10 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
       { path: 'hold_expires_at', message: 'Must be in the future and at most 24 h ahead' },
     ]);
   }
-  if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
+  if (input.service_id) return createServiceBooking(ctx, input, origin, input.service_id, hold, now);
   // A hot write: typed statements only, so its unit of work is a pg transaction (no Prisma).
   return transaction(ctx, async (tx) => {
-    const row = await insertRow(tx, ctx, input, {
+    const row = await insertRow(tx, ctx, input, origin, {
       id: newId('booking'),
       service: input.service ?? null,
       startAt: new Date(input.start_at),
@@ -72,6 +82,7 @@ async function insertRow(
   tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
+  origin: BookingOrigin,
   at: {
     id: string;
     service: string | null;
@@ -101,6 +112,7 @@ async function insertRow(
     at.holdExpiresAt,
     at.blockedFrom ?? null,
     at.blockedUntil ?? null,
+    origin.conversationId ?? null,
   );
   return row;
 }
@@ -108,6 +120,7 @@ async function insertRow(
 async function createServiceBooking(
   ctx: OperationContext,
   input: CreateBookingInput,
+  origin: BookingOrigin,
   serviceId: string,
   asked: Date | null,
   now: number,
@@ -138,7 +151,7 @@ async function createServiceBooking(
             tx,
             ctx,
             input,
-            { bookingId, service, prepared },
+            { bookingId, service, prepared, origin },
             candidate.resource.id,
             start,
             hold,
@@ -162,15 +175,15 @@ async function insertServiceBooking(
   tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
-  planned: { bookingId: string; service: Service; prepared: PreparedCheckout | null },
+  planned: { bookingId: string; service: Service; prepared: PreparedCheckout | null; origin: BookingOrigin },
   resourceId: string,
   start: number,
   hold: Date | null,
 ) {
-  const { service, prepared } = planned;
+  const { service, prepared, origin } = planned;
   await tx.orm();
   await lockResource(tx, resourceId);
-  const row = await insertRow(tx, ctx, input, {
+  const row = await insertRow(tx, ctx, input, origin, {
     id: planned.bookingId,
     service: service.name,
     serviceId: service.id,
