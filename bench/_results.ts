@@ -7,6 +7,8 @@
 // commit → arrival while another tenant's slow backlog drains (bench/fairness.ts). `floor_*_vs_bare_10`
 // are the durable floors (bench/_durable-floor.ts) against the bare loop, and `drain_vs_floor_product_10`
 // the worker's drain against the floor on the product's tables, all in the same rounds.
+// `session_vs_key_mcp_call` is a cost ratio (bench/assistant.ts): an MCP call's p50 with an assistant
+// session token over the same call's with an API key, above 1 when the session costs more.
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -28,6 +30,7 @@ export const RATIO_KEYS = [
   'booking_contention_per_s',
   'booking_contention_409_share',
   'fairness_b_p95_ms',
+  'session_vs_key_mcp_call',
 ] as const;
 
 export type RatioKey = (typeof RATIO_KEYS)[number];

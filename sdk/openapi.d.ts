@@ -1329,6 +1329,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/{id}/assistant-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint an assistant session for one conversation (the token is shown once)
+         * @description For an AI assistant that answers this conversation: give its model the token, never an API key. The token (ast_…, stored only as a hash) is a bearer credential for POST /api/v1/mcp only, with this tenant’s X-Tenant-ID; any other route answers it 403 forbidden. Its tools act for the conversation’s contact and no one else: book_slot books for the contact, list_customer_bookings lists only the contact’s bookings (phone compared by its digits), reschedule_booking and cancel_booking answer not_found for anyone else’s booking, send_message writes to this conversation (handled_by_human while a person handles it), and bookings come back as {id, status, service_id, resource_id, start_at, end_at, hold_expires_at, payment?}. Every call is in the audit log (assistant.tool_called, actor assistant_session). The token stops working (401) at expires_at, when ended (DELETE /assistant-sessions/{id}) and once the conversation is resolved, checked on every request. 409 conversation_resolved for a resolved conversation; 409 assistant_session_limit_reached when the conversation already has 10 sessions that work (end one, or let it expire). Expired sessions are deleted within 10 minutes. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        post: operations["createAssistantSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistant-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End an assistant session at once
+         * @description Its token is refused (401) from the next request. A session that no longer works (ended or expired) answers 404. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        delete: operations["revokeAssistantSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mcp": {
         parameters: {
             query?: never;
@@ -1340,7 +1380,7 @@ export interface paths {
         put?: never;
         /**
          * The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)
-         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). Permission `assistant_tools.use` (roles: admin, agent).
+         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with the X-Tenant-ID header and a credential: best, an assistant session token (ast_…, POST /conversations/{id}/assistant-sessions), whose tools act for that conversation’s contact only (no conversation_id or customer inputs; bookings answered as CustomerBooking; every call in the audit log with the session as actor); or an API key or access token, whose tools reach the whole tenant. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, handled_by_human, …) as text. tools/list shows only the tools the credential may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). No tool answer is larger than 64 KiB: find_slots keeps the earliest slots and list_customer_bookings the newest bookings that fit, with truncated: true. Permission `assistant_tools.use` (roles: admin, agent).
          */
         post: operations["sendMcpMessages"];
         delete?: never;
@@ -2783,12 +2823,28 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
+        /**
+         * @description A permission of the permission table: each operation names the one it needs as x-permission
+         * @enum {string}
+         */
+        Permission: "bookings.read" | "bookings.write" | "resources.read" | "resources.write" | "services.read" | "services.write" | "conversations.read" | "conversations.write" | "payments.read" | "payments.write" | "payment_providers.read" | "payment_providers.write" | "event_types.read" | "events.read" | "webhooks.read" | "webhooks.write" | "channels.read" | "channels.write" | "api_keys.read" | "api_keys.write" | "members.read" | "members.write" | "audit_log.read" | "assistant_tools.use" | "assistant_sessions.create" | "overview.read";
         /** @description A tenant has at most MAX_API_KEYS_PER_TENANT keys that still authenticate (default 50; rotated keys count during their grace period): one more answers 409 api_key_limit_reached. Rotating a key is never refused. Requests are limited per key (API_RATE_LIMIT_PER_SECOND) and, all keys and users of the tenant together, per tenant (API_RATE_LIMIT_PER_TENANT_PER_SECOND): 429 rate_limited. */
         CreateApiKeyRequest: {
             name: string;
             /** Format: date-time */
             expires_at?: string | null;
+            /**
+             * @description A restricted key: only these permissions (each operation’s x-permission names the one it needs; any other request answers 403 forbidden naming it). Omitted: a full key, with every permission of the admin role. A credential may create only keys whose permissions it holds itself (403).
+             * @example [
+             *       "assistant_sessions.create",
+             *       "conversations.read",
+             *       "services.read"
+             *     ]
+             */
+            permissions?: components["schemas"]["Permission"][];
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         ApiKeyList: {
@@ -2820,6 +2876,8 @@ export interface components {
              * @description When a rotated key stops working (grace period)
              */
             revokes_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
         RotatedApiKey: {
             id: string;
@@ -2837,6 +2895,8 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
             replaced_key: {
                 id: string;
                 /**
@@ -3194,6 +3254,11 @@ export interface components {
                 /** @example en_US */
                 language: string;
             };
+            /**
+             * @description The template (approved at Meta with three quick-reply buttons, in this order: I will come, Change time, Cancel) asks the customer: a tap confirms attendance (booking.attendance_confirmed), offers new times for the booking on WhatsApp, or cancels it
+             * @default false
+             */
+            ask: boolean;
         };
         CreateServiceRequest: {
             name: string;
@@ -3897,16 +3962,19 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
             actor: {
-                /** @enum {string} */
-                type: "user" | "api_key";
-                /** @description usr_… or key_… */
+                /**
+                 * @description user (a person), api_key, or assistant_session (an AI assistant acting for one conversation’s contact through POST /conversations/{id}/assistant-sessions)
+                 * @enum {string}
+                 */
+                type: "user" | "api_key" | "assistant_session";
+                /** @description usr_…, key_… or asn_… */
                 id: string;
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "assistant_session";
                 id: string;
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
@@ -3918,6 +3986,30 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             created_at: string;
+        };
+        /** @description A new assistant session: its token is shown only here */
+        AssistantSessionWithToken: {
+            /** @example asn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /**
+             * @description The bearer token (ast_<prefix>_<secret>) for POST /api/v1/mcp with this tenant’s X-Tenant-ID; shown only in this response, stored only as a hash
+             * @example ast_4fQ9xK2mLp7R_Vb3nT8wZc1yHq6sJd0eGk5uMa9rXo2pLf7iNb4t
+             */
+            token: string;
+            /** @example cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            conversation_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        CreateAssistantSessionRequest: {
+            /**
+             * @description How long the token works, in seconds: 60..3600, default 900 (15 minutes)
+             * @default 900
+             */
+            ttl_seconds: number;
         };
         /** @description The JSON-RPC 2.0 answer to one request */
         McpAnswer: {
@@ -4017,7 +4109,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4125,7 +4217,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4213,7 +4305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4313,7 +4405,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4405,7 +4497,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4518,7 +4610,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4621,7 +4713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4758,7 +4850,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4850,7 +4942,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4974,7 +5066,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5075,7 +5167,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5201,7 +5293,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5331,7 +5423,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5457,7 +5549,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5587,7 +5679,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5713,7 +5805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5847,7 +5939,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,7 +6030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6030,7 +6122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6145,7 +6237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6240,7 +6332,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6350,7 +6442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6470,7 +6562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6572,7 +6664,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6675,7 +6767,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6798,7 +6890,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6895,7 +6987,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6994,7 +7086,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7193,7 +7285,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7285,7 +7377,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7400,7 +7492,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7495,7 +7587,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7596,7 +7688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7716,7 +7808,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7808,7 +7900,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7923,7 +8015,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8026,7 +8118,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8152,7 +8244,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8282,7 +8374,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8417,7 +8509,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8528,7 +8620,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8623,7 +8715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8823,7 +8915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8915,7 +9007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9030,7 +9122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9132,7 +9224,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9235,7 +9327,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9360,7 +9452,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9494,7 +9586,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9624,7 +9716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9754,7 +9846,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9880,7 +9972,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10007,7 +10099,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10099,7 +10191,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10212,7 +10304,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10302,7 +10394,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10474,7 +10566,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10566,7 +10658,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10681,7 +10773,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10776,7 +10868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10877,7 +10969,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10994,7 +11086,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11120,7 +11212,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11246,7 +11338,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11386,7 +11478,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11515,7 +11607,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11627,7 +11719,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11769,7 +11861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11857,7 +11949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11956,7 +12048,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12078,7 +12170,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12173,7 +12265,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12261,7 +12353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12356,7 +12448,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12442,7 +12534,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12552,7 +12644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12678,7 +12770,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12805,7 +12897,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12897,7 +12989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13010,7 +13102,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13074,8 +13166,8 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
-                /** @description Only entries of this person (usr_…) or API key (key_…) */
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+                /** @description Only entries of this person (usr_…), API key (key_…) or assistant session (asn_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */
                 created_after?: string;
@@ -13118,8 +13210,233 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateAssistantSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session and its token (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantSessionWithToken"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13217,7 +13534,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -20,8 +20,13 @@ export const AUDIT_ACTIONS = [
   'payment_provider.connected',
   'payment_provider.disconnected',
   'resource.calendar_token_rotated',
-  /** A change made through one of the AI assistant's tools (MCP); the entry names the tool. */
+  /**
+   * A change made through one of the AI assistant's tools (MCP); the entry names the tool. Under an
+   * assistant session every call is recorded, reads included, with the session as the actor.
+   */
   'assistant.tool_called',
+  'assistant_session.created',
+  'assistant_session.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -35,5 +40,10 @@ export const AUDIT_TARGET_TYPES = [
   'resource',
   'booking',
   'conversation',
+  'assistant_session',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** Who acted: a person, an API key, or an AI assistant through an assistant session. */
+export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'assistant_session'] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];

@@ -33,6 +33,7 @@ export const TENANT_MODELS = new Set<string>([
   'Timer',
   'Offer',
   'Choice',
+  'AssistantSession',
 ]);
 
 const FILTERED = new Set([

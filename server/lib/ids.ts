@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   timeOff: 'tof',
   timer: 'tmr',
   offer: 'ofr',
+  assistantSession: 'asn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,7 +11,12 @@
 // Tools are served through `McpServer`'s underlying `server` (the SDK's documented way to set custom
 // request handlers), not `registerTool`: a tool's arguments are validated by its route's own schema
 // and answered with the route's field errors (validation_failed), which `registerTool` would
-// pre-empt with its own check and message, and tools/list depends on the caller's role.
+// pre-empt with its own check and message, and tools/list depends on the caller.
+//
+// Which toolbox a request gets depends on its credential: a staff credential (an API key, a person's
+// access token) the tenant-wide tools of ./tools.ts that its permissions allow; an assistant session
+// token the customer-bound tools of ./session-tools.ts, run for that session's conversation and
+// contact (`ctx.actingFor`) and with the session as the audit log's actor.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
@@ -21,6 +26,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import type { Principal } from '@/server/auth/principal';
 import type { OperationContext } from '@/server/domain/context';
 import { assertWithinApiRateLimit } from '@/server/http/api-rate-limit';
 import { problemBody } from '@/server/http/problem';
@@ -28,6 +34,7 @@ import type { HttpInput } from '@/server/http/route';
 import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import type { McpAnswers } from './messages';
+import { SESSION_INSTRUCTIONS, SESSION_TOOLS } from './session-tools';
 import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool } from './tool';
 import { ASSISTANT_INSTRUCTIONS, ASSISTANT_TOOLS } from './tools';
 
@@ -47,6 +54,31 @@ function toolDefinition(tool: AssistantTool): Tool {
   };
 }
 
+/**
+ * The toolbox of this request's credential: what it lists, what it can call, and the context its calls
+ * run in (under a session, acting for the conversation's contact).
+ */
+function toolboxOf(principal: Principal, ctx: OperationContext) {
+  if (principal.kind === 'assistant_session') {
+    return {
+      instructions: SESSION_INSTRUCTIONS,
+      listed: SESSION_TOOLS,
+      callable: SESSION_TOOLS,
+      ctx: {
+        ...ctx,
+        actingFor: { conversationId: principal.conversationId, contact: principal.contact },
+      },
+    };
+  }
+  return {
+    instructions: ASSISTANT_INSTRUCTIONS,
+    // Only what this credential may call; calling another still answers forbidden, as REST does.
+    listed: ASSISTANT_TOOLS.filter((tool) => mayCall(tool, principal.permissions)),
+    callable: ASSISTANT_TOOLS,
+    ctx,
+  };
+}
+
 /** A refusal as a tool result: `isError`, and the problem document REST would answer as its text. */
 function refusal(error: AppError, requestId: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(problemBody(error, requestId)) }] };
@@ -57,12 +89,13 @@ export async function serveMcp(input: {
   http: HttpInput;
   body: unknown;
 }): Promise<McpReply> {
-  const { ctx, body } = input;
+  const { body } = input;
   const { request, requestId, principal } = input.http;
   // The pipeline counted this request once; each further message of a batch counts as one more.
   if (Array.isArray(body)) await assertWithinApiRateLimit(principal, body.length - 1);
+  const toolbox = toolboxOf(principal, input.ctx);
 
-  const mcp = new McpServer(MCP_SERVER_INFO, { instructions: ASSISTANT_INSTRUCTIONS });
+  const mcp = new McpServer(MCP_SERVER_INFO, { instructions: toolbox.instructions });
   const { server } = mcp;
   server.registerCapabilities({ tools: {} });
   server.onerror = (error) => logger().debug({ err: error, request_id: requestId }, 'mcp transport');
@@ -70,12 +103,9 @@ export async function serveMcp(input: {
   // answered, it is thrown to the pipeline, which answers 500 (logged) or 503 as for any route.
   let failure: { error: unknown } | undefined;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    // Only what this credential may call; calling another still answers forbidden, as REST does.
-    tools: ASSISTANT_TOOLS.filter((tool) => mayCall(tool, principal.role)).map(toolDefinition),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listed.map(toolDefinition) }));
   server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
-    const tool = ASSISTANT_TOOLS.find((t) => t.name === call.params.name);
+    const tool = toolbox.callable.find((t) => t.name === call.params.name);
     if (!tool) {
       return refusal(
         new AppError('not_found', `No tool is named ${call.params.name}; tools/list names them`),
@@ -83,7 +113,11 @@ export async function serveMcp(input: {
       );
     }
     try {
-      const result = await runTool(tool, { ctx, role: principal.role, args: call.params.arguments ?? {} });
+      const result = await runTool(tool, {
+        ctx: toolbox.ctx,
+        permissions: principal.permissions,
+        args: call.params.arguments ?? {},
+      });
       return {
         content: [{ type: 'text', text: JSON.stringify(result) }],
         ...(result && typeof result === 'object'

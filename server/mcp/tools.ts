@@ -7,9 +7,9 @@ import { availabilityRoutes } from '@/server/api/v1/availability';
 import { bookingRoutes } from '@/server/api/v1/bookings';
 import { conversationRoutes } from '@/server/api/v1/conversations';
 import type { AnyRoute, AnyTenantRoute } from '@/server/http/route';
-import { type AssistantTool, toolFrom } from './tool';
+import { type AssistantTool, longestFitting, toolFrom } from './tool';
 
-function route(routes: readonly AnyRoute[], operationId: string): AnyTenantRoute {
+export function route(routes: readonly AnyRoute[], operationId: string): AnyTenantRoute {
   const found = routes.find((r) => r.operationId === operationId);
   if (found?.auth !== 'tenant') throw new Error(`no tenant route ${operationId}`);
   return found;
@@ -23,6 +23,32 @@ const CONVERSATION_ID = {
   name: 'conversation_id',
   description: 'The id (cnv_…) of the conversation with the customer',
 };
+
+type Slots = { days: Record<string, unknown[]> } & Record<string, unknown>;
+
+/** find_slots' cut: the earliest slots that fit; the dates after the last one kept are left out. */
+export function keepEarliestSlots(answer: unknown, fits: (candidate: unknown) => boolean): unknown {
+  const { days, ...rest } = answer as Slots;
+  const slots = Object.entries(days).flatMap(([date, list]) => list.map((slot) => ({ date, slot })));
+  return longestFitting(
+    slots,
+    (kept) => {
+      const cut: Record<string, unknown[]> = {};
+      for (const { date, slot } of kept) {
+        cut[date] ??= [];
+        cut[date].push(slot);
+      }
+      return { ...rest, days: cut };
+    },
+    fits,
+  );
+}
+
+/** A list's cut: its first entries (the newest bookings) that fit. */
+export function keepFirstEntries(answer: unknown, fits: (candidate: unknown) => boolean): unknown {
+  const { data, ...rest } = answer as { data: unknown[] } & Record<string, unknown>;
+  return longestFitting(data, (kept) => ({ ...rest, data: kept }), fits);
+}
 
 /** Read by the model when it connects (the `instructions` of the MCP initialize answer). */
 export const ASSISTANT_INSTRUCTIONS =
@@ -44,8 +70,10 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       '(YYYY-MM-DD, inclusive, at most 31 days apart) read in time_zone, the customer’s IANA zone (e.g. ' +
       'Europe/Madrid; default UTC). The answer has every date of the range, each with its free slots in ' +
       'order (an empty list when nothing is free): start and end in UTC, and the resource_ids (staff, rooms) ' +
-      'free then. Say times to the customer in their own zone.',
+      'free then. Say times to the customer in their own zone. A long range can be cut (truncated: true): the ' +
+      'earliest slots are kept; ask again from the last date shown for later ones.',
     pick: ['service_id', 'start', 'end', 'time_zone', 'resource_id'],
+    fit: keepEarliestSlots,
   }),
   toolFrom(route(bookingRoutes, 'createBooking'), {
     name: 'book_slot',
@@ -85,11 +113,12 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       'By phone (compared by its digits: +34600111222 and 34600111222 are the same) and/or email ' +
       '(case-insensitive); send at least one (both: bookings matching both). Answers up to 100 bookings, ' +
       'newest first, each with its status (pending, confirmed, cancelled, completed, expired, no_show), ' +
-      'start_at and end_at in UTC, service_id and resource_id.',
+      'start_at and end_at in UTC, service_id and resource_id (truncated: true when only the newest fitted).',
     pick: ['customer_phone', 'customer_email'],
     rename: { phone: 'customer_phone', email: 'customer_email' },
     requireOneOf: ['phone', 'email'],
     fixed: { limit: 100 },
+    fit: keepFirstEntries,
   }),
   toolFrom(route(conversationRoutes, 'sendConversationMessage'), {
     name: 'send_message',

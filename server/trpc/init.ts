@@ -146,6 +146,7 @@ const signedInWithTenant = t.middleware(({ ctx, next }) => {
   return next({
     ctx: {
       ...operationContext(viewer.tenantId, { type: 'user', id: viewer.userId }, ctx.clientAddress),
+      permissions: viewer.permissions,
       viewer,
       role: viewer.role,
       userId: viewer.userId,
@@ -158,7 +159,7 @@ export const protectedProcedure = serviceProcedure.use(signedInWithTenant).use(r
 /** A procedure for those whose role holds `permission` (server/client-safe/permissions.ts), as REST checks it. */
 export function permittedProcedure(permission: Permission) {
   return protectedProcedure.use(({ ctx, next }) => {
-    requirePermission(ctx, permission);
+    requirePermission(ctx.viewer, permission);
     return next();
   });
 }

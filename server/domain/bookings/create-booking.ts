@@ -1,6 +1,7 @@
 import { settings } from '@/server/config/settings';
 import type { Service } from '@/server/db/generated/client';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
+import { contactAsCustomer } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
@@ -49,9 +50,11 @@ export interface BookingOrigin {
 
 export async function createBooking(
   ctx: OperationContext,
-  input: CreateBookingInput,
+  asked: CreateBookingInput,
   origin: BookingOrigin = {},
 ) {
+  // Under an assistant session the booking is its contact's, whoever the input names.
+  const input = ctx.actingFor ? { ...asked, customer: contactAsCustomer(ctx.actingFor) } : asked;
   const now = Date.now();
   const hold = input.hold_expires_at ? new Date(input.hold_expires_at) : null;
   if (hold && (hold.getTime() <= now || hold.getTime() > now + MAX_HOLD_MS)) {

@@ -10,6 +10,7 @@ import type { Booking } from '@/server/db/generated/client';
 import { type Page, paginate } from '@/server/db/pagination';
 import { pgPool } from '@/server/db/pool';
 import { statementName } from '@/server/db/statement-names';
+import { contactPhone } from '@/server/domain/assistant-sessions/customer-scope';
 import type { BookingListQuery } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { type BookingResource, serializeBooking } from './serialize';
@@ -44,10 +45,15 @@ function filtersOf(query: z.output<typeof BookingListQuery>, before: string | un
   ] as const;
 }
 
-export function listBookings(
+export async function listBookings(
   ctx: OperationContext,
-  query: z.output<typeof BookingListQuery>,
+  asked: z.output<typeof BookingListQuery>,
 ): Promise<Page<BookingResource>> {
+  // Under an assistant session: the contact's bookings only (by phone), whatever the filters name; a
+  // contact without a phone has none.
+  const bound = ctx.actingFor ? contactPhone(ctx.actingFor) : undefined;
+  if (bound === null) return { data: [], next_cursor: null };
+  const query = bound ? { ...asked, customer_phone: bound, customer_email: undefined } : asked;
   return paginate(
     query,
     async ({ after, take }) => {

@@ -1,6 +1,7 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { transaction } from '@/server/db/unit-of-work';
+import { assertReachableConversation } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import { presentBooking } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
@@ -31,15 +32,19 @@ export const RATE_LIMIT_BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512].map((s
  * with the reason (provider error, timeout, or no configured sender); never silently dropped; a send
  * Meta refuses for its rate limit stays `queued` and is tried again later. On WhatsApp only a
  * template may be sent while the customer service window is closed: anything else is refused (422)
- * before anything is stored or sent. Emits conversation.message.sent or conversation.message.failed.
+ * before anything is stored or sent. Under an assistant session only its own conversation is found,
+ * and nothing is sent while a person handles it (409 handled_by_human). Emits
+ * conversation.message.sent or conversation.message.failed.
  */
 export async function sendMessage(ctx: OperationContext, input: { id: string } & SendMessageInput) {
   const { tenantId } = ctx;
   const content = outboundContent(input);
+  assertReachableConversation(ctx, input.id);
   const { conversation, message } = await transaction(ctx, async (tx) => {
     const db = await tx.orm();
     const conversation = await db.conversation.findUnique({ where: { id: input.id } });
     if (!conversation) throw Errors.notFound('Conversation');
+    if (ctx.actingFor && conversation.handledBy === 'human') throw Errors.handledByHuman();
     const now = new Date();
     if (
       conversation.channel === 'whatsapp' &&
