@@ -1,38 +1,40 @@
 // Booking inside WhatsApp (contract §19) against a stand-in Graph API, with Meta's payload shapes:
 // an offer of times as an interactive list, the customer's taps (`interactive.list_reply`,
 // `interactive.button_reply`) held, moved, confirmed and let go by the service itself, a paid
-// service's Checkout link, the races (two rows at once; a tap and an API booking of one slot), and
-// what is refused before anything is sent.
+// service's Checkout link, and what is refused before anything is sent. The races, expiries, moves,
+// reminders that ask and the assistant's offers: ./booking-inside-whatsapp-edges.integration.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { startTimerWorker, type TimerWorker } from '@/server/runtime/timers/worker';
-import { hubSignature } from '@/server/whatsapp/signature';
-import {
-  dayFromNow,
-  eventually,
-  everyDay,
-  givenResource,
-  givenService,
-  utc,
-} from '../support/booking-fixtures';
+import { dayFromNow, utc } from '../support/booking-fixtures';
 import { givenChannel } from '../support/builders';
 import { eventsOf, expectProblemCode } from '../support/domain-fixtures';
-import { type GraphRequest, textMessage, whatsappPayload } from '../support/fake-graph';
 import { apiSuite, fakeGraphSuite, fakeStripeSuite } from '../support/harness';
 import { connectStripe } from '../support/stripe-fixtures';
+import {
+  buttonReply,
+  interactiveOf,
+  listReply,
+  TAP_ANSWERED_WITHIN_MS,
+  unique,
+  whatsappBooking,
+} from '../support/whatsapp-booking';
 
 const APP_SECRET = 'test-whatsapp-app-secret-offers';
 const TOKEN = 'token-offers-A';
-const TAP_ANSWERED_WITHIN_MS = 5_000;
 
 const graph = fakeGraphSuite({ WHATSAPP_APP_SECRET: APP_SECRET, OFFER_HOLD: '10m', OFFER_TTL: '24h' });
 const stripe = fakeStripeSuite();
 const { api, tenant } = apiSuite({ agent: true });
 let number: string;
 let worker: TimerWorker;
-let seq = 0;
-const unique = (prefix: string) => `${prefix}${Date.now()}${++seq}`;
+const { inbound, contact, sendsTo, nextSends, freeService, bookingsOf } = whatsappBooking({
+  api,
+  tenant,
+  graph,
+  number: () => number,
+  appSecret: APP_SECRET,
+});
 
 beforeAll(async () => {
   number = String(300_000_000 + Math.floor(Math.random() * 1e8));
@@ -40,74 +42,6 @@ beforeAll(async () => {
   worker = await startTimerWorker();
 });
 afterAll(() => worker?.stop());
-
-function inbound(messages: object[]) {
-  const payload = JSON.stringify(whatsappPayload(number, { messages }));
-  return api('POST', '/channels/whatsapp/webhook', {
-    rawBody: payload,
-    headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': hubSignature(payload, APP_SECRET) },
-  });
-}
-
-const listReply = (wamid: string, from: string, id: string) => ({
-  from,
-  id: wamid,
-  timestamp: String(Math.floor(Date.now() / 1000)),
-  type: 'interactive',
-  interactive: { type: 'list_reply', list_reply: { id, title: 'a time', description: '' } },
-});
-const buttonReply = (wamid: string, from: string, id: string, title: string) => ({
-  from,
-  id: wamid,
-  timestamp: String(Math.floor(Date.now() / 1000)),
-  type: 'interactive',
-  interactive: { type: 'button_reply', button_reply: { id, title } },
-});
-
-/** A contact who just wrote (the window is open), with their conversation. */
-async function contact(name = 'Marta'): Promise<{ phone: string; conversationId: string }> {
-  // A WhatsApp id as Meta sends it: the international number's digits (here Spain's +34 6…).
-  const phone = `346${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;
-  const message = textMessage(unique('wamid.IN'), phone, 'I would like an appointment');
-  const payload = JSON.stringify(
-    whatsappPayload(number, { messages: [message], contacts: [{ wa_id: phone, profile: { name } }] }),
-  );
-  const res = await api('POST', '/channels/whatsapp/webhook', {
-    rawBody: payload,
-    headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': hubSignature(payload, APP_SECRET) },
-  });
-  expect(res.status).toBe(200);
-  const row = await forTenant(tenant.tenantId).conversation.findFirstOrThrow({
-    where: { contactPhone: phone },
-  });
-  return { phone, conversationId: row.id };
-}
-
-const sendsTo = (phone: string) =>
-  graph.requests.filter((r) => r.method === 'POST' && (r.body as { to?: string })?.to === phone);
-const interactiveOf = (r: GraphRequest) =>
-  (r.body as { interactive?: Record<string, unknown> & { type: string } }).interactive;
-
-/** The sends to `phone` after the first `after` of them, once there are `count` more. */
-async function nextSends(phone: string, after: number, count = 1, ms = TAP_ANSWERED_WITHIN_MS) {
-  return eventually(async () => {
-    const sent = sendsTo(phone).slice(after);
-    expect(sent.length).toBeGreaterThanOrEqual(count);
-    return sent;
-  }, ms);
-}
-
-async function freeService(overrides: Record<string, unknown> = {}) {
-  const resource = await givenResource(tenant.admin, {
-    name: 'Dr. Lin',
-    time_zone: 'Europe/Madrid',
-    weekly_hours: everyDay([{ start: '09:00', end: '13:00' }]),
-  });
-  return givenService(tenant.admin, [resource.id], { name: 'Check-up', duration_minutes: 30, ...overrides });
-}
-
-const bookingsOf = (conversationId: string) =>
-  forTenant(tenant.tenantId).booking.findMany({ where: { conversationId }, orderBy: { id: 'asc' } });
 
 describe('offers: POST /conversations/{id}/offers', () => {
   it('sends one list message of free times within Meta’s limits, and answers the offer', async () => {

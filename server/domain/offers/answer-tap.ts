@@ -69,9 +69,13 @@ export async function answerTap(timer: DueTimer): Promise<string> {
 async function act(ctx: OperationContext, conversation: Conversation, choice: Choice): Promise<Answer> {
   const kind = choice.kind as ChoiceKind;
   if (kind === 'slot') {
-    const offer = choice.offerId ? await ctx.db.offer.findUnique({ where: { id: choice.offerId } }) : null;
-    if (!offer) return nothing('no_offer');
-    return serialized(ctx.tenantId, `offer:${offer.id}`, () => tapSlot(ctx, conversation, choice, offer));
+    const offerId = choice.offerId;
+    if (!offerId) return nothing('no_offer');
+    // Read under the lock: a tap that waited must see what the one before it held.
+    return serialized(ctx.tenantId, `offer:${offerId}`, async () => {
+      const offer = await ctx.db.offer.findUnique({ where: { id: offerId } });
+      return offer ? tapSlot(ctx, conversation, choice, offer) : nothing('no_offer');
+    });
   }
   const booking = choice.bookingId
     ? await ctx.db.booking.findUnique({ where: { id: choice.bookingId } })

@@ -11,6 +11,7 @@
 import { settings } from '@/server/config/settings';
 import type { Conversation, Message, Service } from '@/server/db/generated/client';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
+import { assertReachableConversation } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import { findServiceSlots } from '@/server/domain/availability/find-slots';
 import { addDays, canonicalTimeZone, localDateOf } from '@/server/domain/availability/time-zones';
@@ -50,8 +51,11 @@ export async function prepareOffer(
   options: { strict: boolean },
 ): Promise<PreparedOffer | null> {
   const { db } = ctx;
+  assertReachableConversation(ctx, input.conversationId);
   const conversation = await db.conversation.findUnique({ where: { id: input.conversationId } });
   if (!conversation) throw Errors.notFound('Conversation');
+  // An assistant stops offering once a person handles the conversation, as it stops writing.
+  if (ctx.actingFor && conversation.handledBy === 'human') throw Errors.handledByHuman();
   if (conversation.channel !== 'whatsapp' || !conversation.contactPhone) {
     throw Errors.validation([{ path: 'id', message: 'Times are offered on WhatsApp conversations only' }]);
   }
