@@ -66,33 +66,17 @@ test('an agent sees a customer photo, replies, and sends a template once the win
   });
   expect(channel.status).toBe(201);
   const customer = `3461${Math.floor(Math.random() * 1e7)}`;
-  await inboundWebhook({
-    object: 'whatsapp_business_account',
-    entry: [
+  await inboundWebhook(
+    fromCustomer(phoneNumberId, customer, 'Marta Ruiz', [
       {
-        id: 'waba',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '15550100', phone_number_id: phoneNumberId },
-              contacts: [{ wa_id: customer, profile: { name: 'Marta Ruiz' } }],
-              messages: [
-                {
-                  from: customer,
-                  id: `wamid.E2E${Date.now()}`,
-                  timestamp: String(Math.floor(Date.now() / 1000)),
-                  type: 'image',
-                  image: { id: E2E_MEDIA.id, mime_type: 'image/png', caption: 'Is this swelling normal?' },
-                },
-              ],
-            },
-          },
-        ],
+        from: customer,
+        id: `wamid.E2E${Date.now()}`,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        type: 'image',
+        image: { id: E2E_MEDIA.id, mime_type: 'image/png', caption: 'Is this swelling normal?' },
       },
-    ],
-  });
+    ]),
+  );
   const list = await api('GET', '/conversations?limit=100');
   const conversation = list.body.data.find(
     (c: { contact: { phone: string } }) => c.contact.phone === customer,
