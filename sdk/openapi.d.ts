@@ -929,6 +929,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/{id}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer free times of a service on WhatsApp
+         * @description Sends one WhatsApp interactive list message of the service’s free times (as GET /slots finds them) over `days` local days from `date` in `time_zone`: at most 10 times in all, spread across each day, one section per day. Each row’s id is random (`options[].id`) and resolved only by the service. The customer’s tap holds that time at once (a pending booking of the contact, `conversation_id` set, held for OFFER_HOLD, default 10 min, or PAYMENT_HOLD with a Stripe Checkout link for a paid service) and is answered with Confirm and Other times buttons; a later tap on the same offer moves that booking, never makes a second one; a time taken meanwhile, or an offer past `expires_at` (OFFER_TTL, default 24 h), gets a new offer. With `booking_id` (a pending or confirmed booking of the contact, of this service) a tap moves that booking instead. The window must be open: 422 outside_customer_service_window; no free time: 409 no_free_slots; either way nothing is stored or sent. The answer is the offer once its message was handed to WhatsApp (the message shows whether it was sent). docs/integrators.md “Booking inside WhatsApp” follows the whole flow. Permission `conversations.write` (roles: admin, agent).
+         */
+        post: operations["offerTimes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations/{id}/handoff": {
         parameters: {
             query?: never;
@@ -1960,6 +1980,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "booking.attendance_confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer confirmed they will come, with a reminder’s quick reply on WhatsApp
+         * @description Sent to every active endpoint subscribed to booking.attendance_confirmed (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["bookingAttendanceConfirmedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.created": {
         parameters: {
             query?: never;
@@ -2224,6 +2264,7 @@ export interface components {
                 caption?: string;
                 filename?: string;
             } | null;
+            interactive: components["schemas"]["MessageInteractive"];
             /** @enum {string} */
             status: "received" | "queued" | "sent" | "delivered" | "read" | "failed";
             /** @description The provider’s message id (WhatsApp wamid) */
@@ -2240,6 +2281,32 @@ export interface components {
              */
             updated_at: string;
         };
+        MessageInteractive: {
+            /**
+             * @description Outbound: a list of options (an offer of times), reply buttons, or a call-to-action link; inbound: the customer’s tap on one (`reply`)
+             * @enum {string}
+             */
+            kind: "list" | "buttons" | "cta_url" | "reply";
+            body: string | null;
+            /** @description The list’s button, or the link’s label */
+            button?: string;
+            sections: {
+                title: string | null;
+                options: {
+                    /** @description What WhatsApp sends back when the customer taps it */
+                    id: string;
+                    title: string;
+                    description: string | null;
+                }[];
+            }[];
+            /** @description cta_url: where the link goes (a Checkout page) */
+            url: string | null;
+            /** @description reply: the option or button tapped (its id is one of an earlier message’s options) */
+            reply: {
+                id: string;
+                title: string;
+            } | null;
+        } | null;
         /** @description The conversation.message.sent envelope */
         ConversationMessageSentEvent: {
             /** @description evt_… id; also the webhook-id header (deduplicate by it) */
@@ -2480,6 +2547,13 @@ export interface components {
              * @enum {string}
              */
             source: "api" | "dashboard" | "whatsapp" | "booking_page" | "assistant";
+            /** @description The WhatsApp conversation it was booked in (a tap on an offer of times), null otherwise */
+            conversation_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the customer confirmed they will come (a reminder’s quick reply on WhatsApp)
+             */
+            attendance_confirmed_at: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2626,6 +2700,25 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "booking.reminder.sent";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["BookingEventObject"];
+            };
+        };
+        /** @description The booking.attendance_confirmed envelope */
+        BookingAttendanceConfirmedEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "booking.attendance_confirmed";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -3074,6 +3167,13 @@ export interface components {
              * @example https://switchboard.example.com/b/mng_3q2Xb0bFzQk9d7T1u4mP6wJc8vYh5sLr0aNe2iGo7tU
              */
             manage_url: string;
+            /** @description The WhatsApp conversation it was booked in (a tap on an offer of times), null otherwise */
+            conversation_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the customer confirmed they will come (a reminder’s quick reply on WhatsApp)
+             */
+            attendance_confirmed_at: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -3576,6 +3676,11 @@ export interface components {
                 /** @example en_US */
                 language: string;
             };
+            /**
+             * @description The template (approved at Meta with three quick-reply buttons, in this order: I will come, Change time, Cancel) asks the customer: a tap confirms attendance (booking.attendance_confirmed), offers new times for the booking on WhatsApp, or cancels it
+             * @default false
+             */
+            ask: boolean;
         };
         CreateServiceRequest: {
             name: string;
@@ -3837,6 +3942,37 @@ export interface components {
                 filename?: string;
             };
         };
+        Offer: {
+            /** @example ofr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            conversation_id: string;
+            service_id: string;
+            /** @description The booking a tap moves (null: a tap books) */
+            booking_id: string | null;
+            /** @description The interactive list message that carries it */
+            message_id: string;
+            /** @description The zone its days and times are shown in */
+            time_zone: string;
+            /**
+             * Format: date-time
+             * @description After this, a tap gets a new offer instead (OFFER_TTL)
+             */
+            expires_at: string;
+            options: {
+                /** @description The row id sent in the list: what WhatsApp sends back when the customer taps it (random) */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 */
+                start_at: string;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 */
+                end_at: string;
+            }[];
+        };
         HandoffRequest: {
             reason: string;
             summary?: string;
@@ -3993,7 +4129,7 @@ export interface components {
             /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "booking.attendance_confirmed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -4174,7 +4310,7 @@ export interface components {
         };
         EventType: {
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "booking.attendance_confirmed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             description: string;
             /** @description JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; self-contained, so a receiver can validate a delivery body with any JSON Schema validator */
             schema: {
@@ -10710,6 +10846,158 @@ export interface operations {
             };
         };
     };
+    offerTimes: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The service whose free times are offered */
+                    service_id: string;
+                    /**
+                     * Format: date
+                     * @description The first local date offered, YYYY-MM-DD in time_zone (default: today there)
+                     */
+                    date?: string;
+                    /**
+                     * @description How many days from date (1 … 7, default 3)
+                     * @default 3
+                     */
+                    days?: number;
+                    /**
+                     * @description IANA zone the dates and times are shown in (default: the service’s first resource’s)
+                     * @example Europe/Madrid
+                     */
+                    time_zone?: string;
+                    /** @description Only this resource of the service */
+                    resource_id?: string;
+                    /** @description Offer times to move this booking to (a pending or confirmed booking of the conversation’s contact): the customer’s tap reschedules it */
+                    booking_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     handoffConversation: {
         parameters: {
             query?: never;
@@ -15029,6 +15317,7 @@ export interface operations {
                  *           "text": "Hi, can I move my appointment?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "received",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -15096,6 +15385,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "sent",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -15163,6 +15453,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "delivered",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -15230,6 +15521,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "read",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -15297,6 +15589,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "failed",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": "The channel refused the message",
@@ -15745,6 +16038,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -15825,6 +16120,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -15905,6 +16202,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         },
@@ -15990,6 +16289,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -16070,6 +16371,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -16150,6 +16453,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -16230,6 +16535,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -16310,6 +16617,8 @@ export interface operations {
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
                  *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -16317,6 +16626,88 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["BookingReminderSentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingAttendanceConfirmedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "booking.attendance_confirmed",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "status": "confirmed",
+                 *           "customer": {
+                 *             "name": "Ada Lovelace",
+                 *             "email": "ada@example.com",
+                 *             "phone": "+34600111222"
+                 *           },
+                 *           "service": "Haircut",
+                 *           "start_at": "2026-01-20T10:00:00.000Z",
+                 *           "end_at": "2026-01-20T10:45:00.000Z",
+                 *           "notes": null,
+                 *           "metadata": {
+                 *             "source": "website"
+                 *           },
+                 *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
+                 *           "source": "booking_page",
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingAttendanceConfirmedEvent"];
             };
         };
         responses: {

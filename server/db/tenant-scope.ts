@@ -31,6 +31,8 @@ export const TENANT_MODELS = new Set<string>([
   'TimeOff',
   'Service',
   'Timer',
+  'Offer',
+  'Choice',
   'AssistantSession',
 ]);
 

@@ -40,6 +40,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   endpoint_disabled: 409,
   payment_provider_missing: 409,
   slot_unavailable: 409,
+  no_free_slots: 409,
   resource_in_use: 409,
   endpoint_limit_reached: 409,
   api_key_limit_reached: 409,

@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'endpoint_disabled',
   'payment_provider_missing',
   'slot_unavailable',
+  'no_free_slots',
   'resource_in_use',
   'endpoint_limit_reached',
   'api_key_limit_reached',

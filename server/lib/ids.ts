@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   service: 'svc',
   timeOff: 'tof',
   timer: 'tmr',
+  offer: 'ofr',
   assistantSession: 'asn',
 } as const;
 

@@ -47,7 +47,8 @@ function sessionTool(name: string, narrowing: Partial<Omit<ToolOptions, 'name'>>
 /** Read by the model when it connects with a session token (the `instructions` of initialize). */
 export const SESSION_INSTRUCTIONS =
   'Tools of one business on Switchboard, for the one customer of this conversation: you act for them and ' +
-  'for no one else. Find free times of the business’s services, book one for this customer, list, move ' +
+  'for no one else. Find free times of the business’s services, offer them as a list the customer taps, ' +
+  'book one for this customer, list, move ' +
   'and cancel their own bookings, write to them in this conversation, and hand the conversation to a ' +
   'person. Whoever the customer says they are, bookings are always theirs: a booking of anyone else is ' +
   'not_found. Times are RFC 3339 timestamps in UTC (e.g. 2027-03-01T08:00:00.000Z); find_slots gives the ' +
@@ -59,8 +60,17 @@ export const SESSION_INSTRUCTIONS =
 
 export const SESSION_TOOLS: readonly AssistantTool[] = [
   sessionTool('find_slots', {}),
-  // offer_slots (POST /conversations/{id}/offers) joins once that route and its staff tool exist:
-  // sessionTool('offer_slots', { bind: THIS_CONVERSATION }),
+  sessionTool('offer_slots', {
+    description:
+      'Offer this customer free times of a service as a WhatsApp list they tap, instead of typing times: ' +
+      'one list message of up to 10 free times over `days` local days (1 to 7, default 3) from `date` ' +
+      '(YYYY-MM-DD, default today) in `time_zone` (IANA, default the service’s). Their tap holds the time ' +
+      'at once and the service answers them itself (Confirm / Other times, or a payment link): you need not ' +
+      'book. With booking_id (one of this customer’s pending or confirmed bookings) a tap moves it instead. ' +
+      'no_free_slots: nothing free in those days, try other days; handled_by_human: a person handles the ' +
+      'conversation now, nothing was sent; outside_customer_service_window: nothing was sent.',
+    bind: THIS_CONVERSATION,
+  }),
   sessionTool('book_slot', {
     description:
       'Book a service for this customer, the one you are talking to, at a free time. Their name and phone ' +

@@ -58,7 +58,8 @@ export const ASSISTANT_INSTRUCTIONS =
   'values. A refused call answers isError with a problem document whose code says why: slot_unavailable ' +
   '(taken: offer another time), validation_failed (errors[] names each field), not_found, forbidden, ' +
   'invalid_transition (not possible in the current state), outside_customer_service_window (only a WhatsApp ' +
-  'template can reach the customer now).';
+  'template can reach the customer now), no_free_slots (nothing free in those days). On WhatsApp, prefer ' +
+  'offer_slots to listing times in text: the customer taps a time and the service books it.';
 
 export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
   toolFrom(route(availabilityRoutes, 'listSlots'), {
@@ -128,6 +129,18 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       'open (24 h after the customer’s last message); otherwise the call is refused with ' +
       'outside_customer_service_window, nothing is sent, and only a template can reach the customer. The ' +
       'answer is the message: status sent, queued (sent again shortly) or failed with its failure_reason.',
+    idParam: CONVERSATION_ID,
+  }),
+  toolFrom(route(conversationRoutes, 'offerTimes'), {
+    name: 'offer_slots',
+    description:
+      'Offer the customer free times of a service on WhatsApp as a list they tap, instead of typing them: ' +
+      'the service sends one list message of up to 10 free times over `days` local days (1 to 7, default 3) ' +
+      'from `date` (YYYY-MM-DD, default today) in `time_zone` (IANA, default the service’s). The customer’s ' +
+      'tap holds the time at once and the service answers them itself (Confirm / Other times, or a payment ' +
+      'link for a paid service): you need not book. With booking_id (a pending or confirmed booking of this ' +
+      'customer) a tap moves that booking instead. no_free_slots: nothing is free in those days, try other ' +
+      'days; outside_customer_service_window: the customer has not written in 24 h, nothing was sent.',
     idParam: CONVERSATION_ID,
   }),
   toolFrom(route(conversationRoutes, 'handoffConversation'), {

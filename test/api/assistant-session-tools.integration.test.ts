@@ -32,6 +32,7 @@ const { api, tenant: a, other: b } = suite;
 
 const SESSION_TOOL_NAMES = [
   'find_slots',
+  'offer_slots',
   'book_slot',
   'list_customer_bookings',
   'reschedule_booking',
@@ -147,6 +148,7 @@ describe('the toolbox of a session', () => {
       tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]),
     );
     expect(inputs).toMatchObject({
+      offer_slots: ['service_id', 'date', 'days', 'time_zone', 'resource_id', 'booking_id'],
       book_slot: ['service_id', 'start_at', 'resource_id'],
       list_customer_bookings: [],
       send_message: ['text'],

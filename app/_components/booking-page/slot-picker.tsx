@@ -74,11 +74,13 @@ export function SlotPicker({
   }, [slotsPath, from, zone, refreshKey]);
 
   const times = day && days ? (days[day] ?? []) : [];
+  // The clock of the time chosen, or of the day shown: a week may cross a change of clock.
+  const offsetAt = Date.parse(selected?.start ?? times[0]?.start ?? '') || undefined;
   const anyFree = days ? Object.values(days).some((list) => list.length > 0) : false;
 
   return (
     <div className="flex flex-col gap-4">
-      <Field label="Time zone" hint={`Times are shown in ${zone} (${offsetLabel(zone)})`}>
+      <Field label="Time zone" hint={`Times are shown in ${zone} (${offsetLabel(zone, offsetAt)})`}>
         <Select value={zone} onChange={(e) => onZoneChange(e.target.value)}>
           {zones.map((z) => (
             <option key={z} value={z}>

@@ -56,10 +56,19 @@ export interface PlacementOptions {
  * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
  * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
  */
+/** Where a booking comes from, for the callers inside the service (never a client's input). */
+export interface BookingOrigin {
+  /** The WhatsApp conversation it was booked in (a tap on an offer). */
+  conversationId?: string;
+}
+
+/** What the service's own callers add: where it comes from, and how it is placed. */
+export type BookingOptions = BookingOrigin & PlacementOptions;
+
 export async function createBooking(
   ctx: OperationContext,
   asked: CreateBookingInput,
-  options: PlacementOptions = {},
+  origin: BookingOptions = {},
 ) {
   // Under an assistant session the booking is its contact's, whoever the input names.
   const input = ctx.actingFor ? { ...asked, customer: contactAsCustomer(ctx.actingFor) } : asked;
@@ -70,11 +79,11 @@ export async function createBooking(
       { path: 'hold_expires_at', message: 'Must be in the future and at most 24 h ahead' },
     ]);
   }
-  if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now, options);
+  if (input.service_id) return createServiceBooking(ctx, input, origin, input.service_id, hold, now);
   // A hot write: typed statements only, so its unit of work is a pg transaction (no Prisma).
   return transaction(ctx, async (tx) => {
     const id = newId('booking');
-    const row = await insertRow(tx, ctx, input, {
+    const row = await insertRow(tx, ctx, input, origin, {
       id,
       manage: newManageLink(id),
       service: input.service ?? null,
@@ -95,6 +104,7 @@ async function insertRow(
   tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
+  origin: BookingOrigin,
   at: {
     id: string;
     manage: { nonce: string; hash: string };
@@ -128,6 +138,7 @@ async function insertRow(
     bookingSourceOf(ctx),
     at.manage.nonce,
     at.manage.hash,
+    origin.conversationId ?? null,
   );
   return row;
 }
@@ -135,10 +146,10 @@ async function insertRow(
 async function createServiceBooking(
   ctx: OperationContext,
   input: CreateBookingInput,
+  origin: BookingOptions,
   serviceId: string,
   asked: Date | null,
   now: number,
-  options: PlacementOptions,
 ) {
   const { db } = ctx;
   const service = await activeService(db, serviceId);
@@ -169,7 +180,7 @@ async function createServiceBooking(
             tx,
             ctx,
             input,
-            { bookingId, manage, service, prepared, options },
+            { bookingId, manage, service, prepared, origin },
             candidate.resource.id,
             start,
             hold,
@@ -198,17 +209,17 @@ async function insertServiceBooking(
     manage: { nonce: string; hash: string };
     service: Service;
     prepared: PreparedCheckout | null;
-    options: PlacementOptions;
+    origin: BookingOptions;
   },
   resourceId: string,
   start: number,
   hold: Date | null,
 ) {
-  const { service, prepared, options } = planned;
+  const { service, prepared, origin } = planned;
   await tx.orm();
   await lockResource(tx, resourceId);
-  await options.check?.(tx);
-  const row = await insertRow(tx, ctx, input, {
+  await origin.check?.(tx);
+  const row = await insertRow(tx, ctx, input, origin, {
     id: planned.bookingId,
     manage: planned.manage,
     service: service.name,
@@ -224,6 +235,6 @@ async function insertServiceBooking(
   await recordToolCall(tx, ctx, { type: 'booking', id: row.id });
   // The payment step (Stripe Checkout): the pending payment commits with the booking.
   if (prepared) await recordCheckoutPayment(tx, prepared);
-  if (options.confirm) return transitionIn(tx, { id: row.id, to: 'confirmed', event: 'booking.confirmed' });
+  if (origin.confirm) return transitionIn(tx, { id: row.id, to: 'confirmed', event: 'booking.confirmed' });
   return object;
 }

@@ -22,7 +22,8 @@ const COLUMNS = `b.id, b.tenant_id as "tenantId", b.status, b.customer_name as "
   b.start_at as "startAt", b.end_at as "endAt", b.notes, b.metadata,
   b.cancellation_reason as "cancellationReason", b.service_id as "serviceId",
   b.resource_id as "resourceId", b.hold_expires_at as "holdExpiresAt", b.blocked_from as "blockedFrom",
-  b.blocked_until as "blockedUntil", b.source, b.manage_nonce as "manageNonce",
+  b.blocked_until as "blockedUntil", b.sequence, b.source, b.manage_nonce as "manageNonce",
+  b.conversation_id as "conversationId", b.attendance_confirmed_at as "attendanceConfirmedAt",
   b.created_at as "createdAt", b.updated_at as "updatedAt",
   p.id as "paymentId", p.checkout_url as "paymentCheckoutUrl"`;
 

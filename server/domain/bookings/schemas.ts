@@ -67,6 +67,12 @@ export const Booking = z.object({
       'in events; read it here.',
     example: 'https://switchboard.example.com/b/mng_3q2Xb0bFzQk9d7T1u4mP6wJc8vYh5sLr0aNe2iGo7tU',
   }),
+  conversation_id: z.string().nullable().meta({
+    description: 'The WhatsApp conversation it was booked in (a tap on an offer of times), null otherwise',
+  }),
+  attendance_confirmed_at: Timestamp.nullable().meta({
+    description: 'When the customer confirmed they will come (a reminder’s quick reply on WhatsApp)',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

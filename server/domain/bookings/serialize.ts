@@ -36,6 +36,8 @@ export function serializeBooking(b: BookingRow, payment: BookingPayment | null) 
     payment,
     source: b.source,
     manage_url: manageUrlOf(b),
+    conversation_id: b.conversationId,
+    attendance_confirmed_at: b.attendanceConfirmedAt?.toISOString() ?? null,
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
   };

@@ -11,6 +11,7 @@ import { logger } from '@/server/log';
 import { decryptSecret } from '@/server/security/secret-box';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { type OutboundContent, type SendResult, sendWhatsAppMessage } from '@/server/whatsapp/graph-client';
+import { type Interactive, interactiveProblem, interactiveText } from '@/server/whatsapp/interactive';
 import { planConversationTimers } from './conversation-timers';
 import type { SendMessageInput } from './schemas';
 import { serializeMessage } from './serialize';
@@ -195,10 +196,17 @@ function storedContent(content: OutboundContent): {
   text: string;
   template?: Prisma.InputJsonValue;
   media?: Prisma.InputJsonValue;
+  interactive?: Prisma.InputJsonValue;
 } {
   switch (content.type) {
     case 'text':
       return { type: 'text', text: content.text };
+    case 'interactive':
+      return {
+        type: 'interactive',
+        text: interactiveText(content.interactive),
+        interactive: content.interactive as Prisma.InputJsonValue,
+      };
     case 'template':
       return {
         type: 'template',
@@ -225,6 +233,8 @@ function contentOf(message: Message): OutboundContent {
     };
   if (message.media)
     return { type: 'media', media: message.media as Extract<OutboundContent, { type: 'media' }>['media'] };
+  if (message.type === 'interactive' && message.interactive)
+    return { type: 'interactive', interactive: message.interactive as Interactive };
   return { type: 'text', text: message.text };
 }
 
@@ -243,6 +253,9 @@ async function deliver(
     return { ok: false, reason: 'No WhatsApp channel is configured for this conversation' };
   }
   if (!conversation.contactPhone) return { ok: false, reason: 'The contact has no phone number' };
+  // Meta refuses an interactive message over its limits: it fails here, with the reason, unsent.
+  const problem = content.type === 'interactive' ? interactiveProblem(content.interactive) : null;
+  if (problem) return { ok: false, reason: problem };
   let accessToken: string;
   try {
     accessToken = decryptSecret(channel.accessTokenEnc);
