@@ -43,6 +43,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   resource_in_use: 409,
   endpoint_limit_reached: 409,
   api_key_limit_reached: 409,
+  hold_limit_reached: 409,
   rate_limited: 429,
   service_unavailable: 503,
   whatsapp_not_configured: 503,

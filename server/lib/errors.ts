@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'resource_in_use',
   'endpoint_limit_reached',
   'api_key_limit_reached',
+  'hold_limit_reached',
   // load and availability
   'rate_limited',
   'service_unavailable',

@@ -16,6 +16,7 @@ import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { syncBookingTimers } from './booking-timers';
+import { assertHoldAllowed, refuseWhenHoldsFull } from './hold-limit';
 import {
   activeService,
   blockedInterval,
@@ -40,6 +41,7 @@ const MAX_HOLD_MS = 24 * 3_600_000;
  * A paid service (payment deposit or full) holds the booking for PAYMENT_HOLD (or the caller's earlier
  * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
  * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
+ * Any hold counts against MAX_OPEN_HOLDS_PER_TENANT (./hold-limit.ts): 409 hold_limit_reached.
  */
 export async function createBooking(ctx: OperationContext, input: CreateBookingInput) {
   const now = Date.now();
@@ -52,6 +54,7 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
   if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
   // A hot write: typed statements only, so its unit of work is a pg transaction (no Prisma).
   return transaction(ctx, async (tx) => {
+    if (hold) await assertHoldAllowed(tx);
     const row = await insertRow(tx, ctx, input, {
       id: newId('booking'),
       service: input.service ?? null,
@@ -122,6 +125,7 @@ async function createServiceBooking(
   const { free, reasons } = freeInOrder(service, candidates, start, now);
   // The slot is checked before Stripe is asked: no Checkout Session for a slot that is taken.
   if (free.length === 0) throw refusalFor(reasons);
+  if (hold) await refuseWhenHoldsFull(db, ctx.tenantId);
   const bookingId = newId('booking');
   const prepared = await openCheckoutFor(ctx, {
     bookingId,
@@ -170,6 +174,7 @@ async function insertServiceBooking(
   const { service, prepared } = planned;
   await tx.orm();
   await lockResource(tx, resourceId);
+  if (hold) await assertHoldAllowed(tx);
   const row = await insertRow(tx, ctx, input, {
     id: planned.bookingId,
     service: service.name,
