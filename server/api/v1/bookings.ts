@@ -60,7 +60,9 @@ export const bookingRoutes = [
       'page is payment.checkout_url: send the customer there. Stripe’s completion confirms the booking ' +
       '(booking.confirmed, payment.succeeded); a session that expires unpaid, or a hold that runs out first, ' +
       'expires it (booking.expired, payment.failed). A payment that arrives after the hold ran out confirms the ' +
-      'booking while its slot is still free, and is refunded in full through Stripe otherwise. The slot is ' +
+      'booking while its slot is still free, and is refunded in full through Stripe otherwise; a delayed method (a ' +
+      'bank debit) still settling when the hold ends does not extend it: the booking expires on time and ' +
+      'Stripe’s later verdict is such a late payment (or payment.failed). The slot is ' +
       'checked before Stripe is asked; Stripe not connected: 409 payment_provider_missing; Stripe out of reach: ' +
       '502 payment_provider_unavailable (retry); in both cases nothing is stored. customer.phone is E.164 (the + optional), returned as +digits. ' +
       'Without service_id the booking is free-form: end_at is required and it blocks nothing.',
