@@ -354,7 +354,7 @@ export interface paths {
         };
         /**
          * A resource's calendar for a window: working hours, bookings (holds included) and time off
-         * @description For a day or week calendar of one resource. working_hours: its weekly hours in the window as UTC intervals, expanded per local date of its time_zone exactly as GET /slots expands them (DST days included), merged and clipped to the window. bookings: every booking of the resource overlapping [from, to), in every status, in start order (a pending booking with hold_expires_at is a hold). time_off: the time off overlapping the window. At most 62 days. Several resources: one call each (the dashboard batches them). Permission `bookings.read` (roles: admin, agent).
+         * @description For a day or week calendar of one resource. working_hours: its weekly hours in the window as UTC intervals, expanded per local date of its time_zone exactly as GET /slots expands them (DST days included), merged and clipped to the window. bookings: every booking of the resource overlapping [from, to), in every status, in start order (a pending booking with hold_expires_at is a hold). time_off: the time off overlapping the window. At most 62 days. Several resources: one call each (the dashboard batches them). At most 1 MiB: bookings and time off are taken together in start order while they fit; truncated: true says the window held more, and everything starting before the last start listed is there (ask again from it for the rest). Permission `bookings.read` (roles: admin, agent).
          */
         get: operations["getResourceSchedule"];
         put?: never;
@@ -2840,7 +2840,12 @@ export interface components {
             service_id: string;
             time_zone: string;
             /**
-             * @description Every local date of the range, each with its free slots in order (an empty list when none)
+             * @description true when the free slots of the range did not fit one answer (at most 1 MiB; 64 KiB for the assistant’s find_slots): days then lists the dates up to the cut only, the last one possibly incomplete; ask again from that date for the rest
+             * @example false
+             */
+            truncated: boolean;
+            /**
+             * @description Every local date of the range (up to the cut when truncated), each with its free slots in order (an empty list when none)
              * @example {
              *       "2027-03-01": [
              *         {
@@ -2980,6 +2985,11 @@ export interface components {
         ResourceSchedule: {
             resource: components["schemas"]["Resource"];
             working_hours: components["schemas"]["WorkingInterval"][];
+            /**
+             * @description true when the window held more bookings and time off than one answer holds
+             * @example false
+             */
+            truncated: boolean;
             bookings: components["schemas"]["Booking"][];
             time_off: components["schemas"]["TimeOff"][];
         };

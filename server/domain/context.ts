@@ -37,6 +37,11 @@ export interface OperationContext {
    * (`recordToolCall`, server/domain/audit/record-audit.ts).
    */
   tool?: string;
+  /**
+   * The most JSON bytes this operation's answer may hold (server/lib/answer-size.ts): a list cuts
+   * itself there and says so. Default MAX_ANSWER_BYTES (1 MiB); an assistant's tool call asks for less.
+   */
+  answerBytes?: number;
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system' };

@@ -25,10 +25,11 @@ import type { OperationContext } from '@/server/domain/context';
 import { assertWithinApiRateLimit } from '@/server/http/api-rate-limit';
 import { problemBody } from '@/server/http/problem';
 import type { HttpInput } from '@/server/http/route';
+import { jsonBytes } from '@/server/lib/answer-size';
 import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import type { McpAnswers } from './messages';
-import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool } from './tool';
+import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool, type ToolCall } from './tool';
 import { ASSISTANT_INSTRUCTIONS, ASSISTANT_TOOLS } from './tools';
 
 const MCP_SERVER_INFO = { name: 'switchboard', title: 'Switchboard', version: '1.0.0' };
@@ -74,28 +75,29 @@ export async function serveMcp(input: {
     // Only what this credential may call; calling another still answers forbidden, as REST does.
     tools: ASSISTANT_TOOLS.filter((tool) => mayCall(tool, principal.role)).map(toolDefinition),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
-    const tool = ASSISTANT_TOOLS.find((t) => t.name === call.params.name);
-    if (!tool) {
-      return refusal(
-        new AppError('not_found', `No tool is named ${call.params.name}; tools/list names them`),
-        requestId,
-      );
-    }
-    try {
-      const result = await runTool(tool, { ctx, role: principal.role, args: call.params.arguments ?? {} });
-      return {
-        content: [{ type: 'text', text: JSON.stringify(result) }],
-        ...(result && typeof result === 'object'
-          ? { structuredContent: result as Record<string, unknown> }
-          : {}),
-      };
-    } catch (error) {
-      if (error instanceof AppError) return refusal(error, requestId);
-      failure ??= { error };
-      // Never sent: the failure is thrown once the transport has answered.
-      return { isError: true, content: [] };
-    }
+  // The SDK dispatches a batch's messages at once; its tool calls run one after the other instead, so
+  // a batch costs no more memory or connections at a time than a single call.
+  let previous: Promise<unknown> = Promise.resolve();
+  server.setRequestHandler(CallToolRequestSchema, (call): Promise<CallToolResult> => {
+    const run = previous.then(async (): Promise<CallToolResult> => {
+      const tool = ASSISTANT_TOOLS.find((t) => t.name === call.params.name);
+      if (!tool) {
+        return refusal(
+          new AppError('not_found', `No tool is named ${call.params.name}; tools/list names them`),
+          requestId,
+        );
+      }
+      try {
+        return await boundedResult(tool, { ctx, role: principal.role, args: call.params.arguments ?? {} });
+      } catch (error) {
+        if (error instanceof AppError) return refusal(error, requestId);
+        failure ??= { error };
+        // Never sent: the failure is thrown once the transport has answered.
+        return { isError: true, content: [] };
+      }
+    });
+    previous = run.catch(() => undefined);
+    return run;
   });
 
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -109,6 +111,52 @@ export async function serveMcp(input: {
     return await replyOf(response);
   } finally {
     await mcp.close();
+  }
+}
+
+/** The most a tool result holds as JSON: its text and its structured content together. */
+export const MAX_TOOL_RESULT_BYTES = 64 * 1024;
+/** Room for the result's own keys and the JSON-RPC envelope around it. */
+const ENVELOPE_BYTES = 1024;
+/**
+ * The answer's budget on a first try: the result carries it twice, the second time as a JSON string,
+ * whose escaping lengthens it (each quote of the JSON is escaped).
+ */
+const FIRST_BUDGET = Math.floor((MAX_TOOL_RESULT_BYTES - ENVELOPE_BYTES) / 2.5);
+
+function resultOf(answer: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer) }],
+    ...(answer && typeof answer === 'object' ? { structuredContent: answer as Record<string, unknown> } : {}),
+  };
+}
+
+/**
+ * A tool's result within MAX_TOOL_RESULT_BYTES: its route's answer cut to a budget (a list says
+ * `truncated` or gives a `next_cursor`, server/lib/answer-size.ts). A read whose result still came out
+ * larger (text that escapes more than guessed) is asked again for proportionally less; a change, which
+ * happened once and cannot be asked again, keeps its structured content and says so in its text.
+ */
+async function boundedResult(
+  tool: AssistantTool,
+  call: Omit<ToolCall, 'answerBytes'>,
+): Promise<CallToolResult> {
+  let budget = FIRST_BUDGET;
+  for (let attempt = 1; ; attempt++) {
+    const answer = await runTool(tool, { ...call, answerBytes: budget });
+    const result = resultOf(answer);
+    const size = jsonBytes(result);
+    if (size <= MAX_TOOL_RESULT_BYTES) return result;
+    if (tool.route.method === 'GET' && attempt < 3) {
+      budget = Math.floor((budget * (MAX_TOOL_RESULT_BYTES - ENVELOPE_BYTES)) / size);
+      continue;
+    }
+    const slim: CallToolResult = {
+      content: [{ type: 'text', text: 'The answer is too long to repeat as text: read structuredContent.' }],
+      ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+    };
+    if (jsonBytes(slim) <= MAX_TOOL_RESULT_BYTES) return slim;
+    throw new Error(`tool ${tool.name} answered ${size} bytes, more than MAX_TOOL_RESULT_BYTES even cut`);
   }
 }
 

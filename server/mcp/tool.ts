@@ -209,13 +209,23 @@ function toolPath(tool: AssistantTool, path: string): string {
  * REST answers), its input, then its handler with `ctx.tool` set, so that what it changes is audited
  * as this tool's call. Answers the route's success body.
  */
-export async function runTool(
-  tool: AssistantTool,
-  call: { ctx: OperationContext; role: Role; args: unknown },
-): Promise<unknown> {
+export interface ToolCall {
+  ctx: OperationContext;
+  role: Role;
+  args: unknown;
+  /** The most JSON the route's answer may hold (a list cuts itself there): see server/mcp/serve.ts. */
+  answerBytes?: number;
+}
+
+export async function runTool(tool: AssistantTool, call: ToolCall): Promise<unknown> {
   // An Idempotency-Key of the HTTP request covers its whole JSON-RPC body, not one provider call of
   // one of its tool calls: it is not passed on as the operation's request key.
-  const ctx: OperationContext = { ...call.ctx, requestKey: undefined, tool: tool.name };
+  const ctx: OperationContext = {
+    ...call.ctx,
+    requestKey: undefined,
+    tool: tool.name,
+    ...(call.answerBytes ? { answerBytes: call.answerBytes } : {}),
+  };
   return runRoute(tool.route, {
     ctx,
     role: call.role,

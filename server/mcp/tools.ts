@@ -43,7 +43,8 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       '(YYYY-MM-DD, inclusive, at most 31 days apart) read in time_zone, the customer’s IANA zone (e.g. ' +
       'Europe/Madrid; default UTC). The answer has every date of the range, each with its free slots in ' +
       'order (an empty list when nothing is free): start and end in UTC, and the resource_ids (staff, rooms) ' +
-      'free then. Say times to the customer in their own zone.',
+      'free then. Say times to the customer in their own zone. truncated: true means more was free than one ' +
+      'answer holds: the dates listed end at the cut; ask again from the last date listed for later times.',
     pick: ['service_id', 'start', 'end', 'time_zone', 'resource_id'],
   }),
   toolFrom(route(bookingRoutes, 'createBooking'), {
@@ -82,10 +83,11 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
     description:
       'Find a customer’s bookings, to answer about an appointment or to get the booking_id to move or cancel. ' +
       'By phone (compared by its digits: +34600111222 and 34600111222 are the same) and/or email ' +
-      '(case-insensitive); send at least one (both: bookings matching both). Answers up to 100 bookings, ' +
-      'newest first, each with its status (pending, confirmed, cancelled, completed, expired, no_show), ' +
-      'start_at and end_at in UTC, service_id and resource_id.',
-    pick: ['customer_phone', 'customer_email'],
+      '(case-insensitive); send at least one (both: bookings matching both). Answers a page of bookings ' +
+      '(data), newest first, each with its status (pending, confirmed, cancelled, completed, expired, no_show), ' +
+      'start_at and end_at in UTC, service_id and resource_id; when next_cursor is not null, call again with ' +
+      'it as cursor for the older ones.',
+    pick: ['customer_phone', 'customer_email', 'cursor'],
     rename: { phone: 'customer_phone', email: 'customer_email' },
     requireOneOf: ['phone', 'email'],
     fixed: { limit: 100 },

@@ -73,5 +73,6 @@ limit $2`;
         row,
         row.paymentId ? { id: row.paymentId, checkout_url: row.paymentCheckoutUrl } : null,
       ),
+    ctx.answerBytes,
   );
 }
