@@ -600,7 +600,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a succeeded payment (Stripe payments: in full or in part, through Stripe)
-         * @description Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 payment_provider_refused. Emits payment.refunded when the payment becomes refunded. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Permission `payments.write` (roles: admin).
+         * @description Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 payment_provider_refused. Every refund, full or partial, is in the audit log (action payment.refunded, target the payment, details {amount, currency}) and emits payment.refunded (data.object.refunded_amount the new total; status stays succeeded while it is partial), once: a retried request, Stripe replaying the refund and Stripe’s charge.refunded webhook echoing it back all find it recorded (by its Stripe refund id). A refund made in Stripe’s dashboard is recorded the same way when its webhook arrives, with the actor {type: "stripe"}. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Permission `payments.write` (roles: admin).
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -1298,7 +1298,7 @@ export interface paths {
         };
         /**
          * Who changed what: keys, webhook endpoints, channels, members, invitations, secrets
-         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change, and so is every change an AI assistant makes through its tools (POST /mcp: action assistant.tool_called, target the booking or conversation, tool the tool’s name, actor the credential the assistant used): a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Permission `audit_log.read` (roles: admin).
+         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change, and so is every change an AI assistant makes through its tools (POST /mcp: action assistant.tool_called, target the booking or conversation, tool the tool’s name, actor the credential the assistant used), and every refund of a payment (action payment.refunded, target the payment, details {amount, currency}; a refund made in Stripe’s dashboard has the actor {type: "stripe"}, one the service made itself, of a payment that came after its booking expired and its slot was taken, {type: "system"}): a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids (actor, target) and, in details, values that describe the change (a refund’s amount), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Permission `audit_log.read` (roles: admin).
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -1320,7 +1320,7 @@ export interface paths {
         put?: never;
         /**
          * The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)
-         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). Permission `assistant_tools.use` (roles: admin, agent).
+         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC (or a batch of more than 20 messages; a batch’s tool calls run one after the other), all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). Permission `assistant_tools.use` (roles: admin, agent).
          */
         post: operations["sendMcpMessages"];
         delete?: never;
@@ -1798,7 +1798,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A payment was refunded
+         * A refund of a payment, full or partial, ours or made in Stripe’s dashboard, once per refund: data.object.refunded_amount is the total refunded so far (status stays succeeded while it is partial)
          * @description Sent to every active endpoint subscribed to payment.refunded (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
          */
         post: operations["paymentRefundedEvent"];
@@ -3783,20 +3783,34 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "payment.refunded" | "assistant.tool_called";
+            /** @description The person (user) or API key (api_key) that made the change; {type: "stripe"} for a refund made in Stripe’s dashboard (or its API), reported by its webhook; {type: "system"} for a refund the service made itself (a payment that arrived after its booking expired and its slot was taken) */
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key";
                 /** @description usr_… or key_… */
                 id: string;
+            } | {
+                /** @enum {string} */
+                type: "stripe" | "system";
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "payment";
                 id: string;
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
             tool: string | null;
+            /**
+             * @description What the entry adds about the change, by value; never a secret. payment.refunded: {amount, currency} (the refund’s amount in minor units); {} for the other actions
+             * @example {
+             *       "amount": 1500,
+             *       "currency": "eur"
+             *     }
+             */
+            details: {
+                [key: string]: string | number;
+            };
             /** @description The client address of the request, as the trusted proxy in front of the service reports it */
             ip: string | null;
             /**
@@ -12808,7 +12822,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "assistant.tool_called";
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "payment.refunded" | "assistant.tool_called";
                 /** @description Only entries of this person (usr_…) or API key (key_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */

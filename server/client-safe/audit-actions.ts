@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'payment_provider.connected',
   'payment_provider.disconnected',
   'resource.calendar_token_rotated',
+  /** A refund, full or partial, ours or made in Stripe's dashboard; details: {amount, currency}. */
+  'payment.refunded',
   /** A change made through one of the AI assistant's tools (MCP); the entry names the tool. */
   'assistant.tool_called',
 ] as const;
@@ -35,5 +37,6 @@ export const AUDIT_TARGET_TYPES = [
   'resource',
   'booking',
   'conversation',
+  'payment',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { CursorList, cursorPages } from '@/app/_components/cursor-list';
 import { Time } from '@/app/_components/feedback';
+import { formatMoney } from '@/app/_components/money';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
@@ -121,11 +122,18 @@ export function AuditLogView() {
                         by the assistant’s <Code>{e.tool}</Code>
                       </span>
                     ) : null}
+                    {typeof e.details.amount === 'number' && typeof e.details.currency === 'string' ? (
+                      <span className="text-muted"> {formatMoney(e.details.amount, e.details.currency)}</span>
+                    ) : null}
                   </Td>
                   <Td className="[overflow-wrap:anywhere]">
-                    {e.actor.type === 'user'
-                      ? (names.get(e.actor.id) ?? e.actor.id)
-                      : `API key ${e.actor.id}`}
+                    {!('id' in e.actor)
+                      ? e.actor.type === 'stripe'
+                        ? 'Stripe'
+                        : 'Switchboard'
+                      : e.actor.type === 'user'
+                        ? (names.get(e.actor.id) ?? e.actor.id)
+                        : `API key ${e.actor.id}`}
                   </Td>
                   <Td className="[overflow-wrap:anywhere]">
                     <span className="text-muted">{e.target.type}</span>{' '}
