@@ -7,6 +7,10 @@
 // commit → arrival while another tenant's slow backlog drains (bench/fairness.ts). `floor_*_vs_bare_10`
 // are the durable floors (bench/_durable-floor.ts) against the bare loop, and `drain_vs_floor_product_10`
 // the worker's drain against the floor on the product's tables, all in the same rounds.
+// `session_vs_key_mcp_call` is a cost ratio (bench/assistant.ts): an MCP call's p50 with an assistant
+// session token over the same call's with an API key, above 1 when the session costs more.
+// `tap_p50_ms` / `tap_p95_ms` (absolute) are a WhatsApp tap's webhook → held → reply latencies and
+// `tap_vs_send_p50` their p50 over an agent's text send through the API in the same rounds (bench/whatsapp.ts).
 export const RATIO_KEYS = [
   'read_vs_health_1',
   'read_vs_health_10',
@@ -30,6 +34,10 @@ export const RATIO_KEYS = [
   'booking_contention_per_s',
   'booking_contention_409_share',
   'fairness_b_p95_ms',
+  'session_vs_key_mcp_call',
+  'tap_p50_ms',
+  'tap_p95_ms',
+  'tap_vs_send_p50',
 ] as const;
 
 export type RatioKey = (typeof RATIO_KEYS)[number];

@@ -68,6 +68,8 @@ test.describe('at 375 px', () => {
     // The rows' actions are the ones a desktop shows, e.g. Rotate and Revoke of each key.
     await page.goto('/settings/api-keys');
     const key = page.getByRole('row').filter({ hasText: 'Phone tablet' });
+    // The create form (name and access) comes first: the list is below it.
+    await key.scrollIntoViewIfNeeded();
     await expect(key.getByRole('button', { name: 'Revoke' })).toBeInViewport();
     await expect(key.getByRole('button', { name: 'Rotate' })).toBeVisible();
     // Each value is named by its column: "Prefix sk_live_…".

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { fixtures, signInToDashboard } from './fixtures';
+import { expectAccessible } from './axe';
+import { expectNoSidewaysScroll, fixtures, signInToDashboard } from './fixtures';
 
 async function restBookings(key: string) {
   const f = fixtures();
@@ -36,6 +37,83 @@ test('an admin creates an API key (shown once) that works, then revokes it', asy
   await expect(page.getByRole('status').filter({ hasText: 'API key revoked' })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'Booking widget' })).toHaveCount(0);
   expect(await restBookings(key)).toBe(401);
+});
+
+/** A REST request with `key` (status only). */
+async function withKey(key: string, method: string, path: string, body?: unknown) {
+  const f = fixtures();
+  const response = await fetch(`http://localhost:${process.env.E2E_PORT}/api/v1${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'X-Tenant-ID': f.tenantId,
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.status;
+}
+
+test('an admin creates read-only, assistant-host and chosen-permission keys; each row lists what its key holds', async ({
+  page,
+}) => {
+  await signInToDashboard(page, fixtures().admin);
+  await page.goto('/settings/api-keys');
+  const create = page.getByRole('form', { name: 'Create an API key' });
+  const access = create.getByRole('group', { name: 'Access' });
+  await expect(access.getByRole('radio', { name: /Full access/ })).toBeChecked();
+
+  // Read only: reads work, writes are refused with 403.
+  await create.getByLabel('Name').fill('Reporting');
+  await access.getByRole('radio', { name: /Read only/ }).check();
+  await create.getByRole('button', { name: 'Create key' }).click();
+  const secret = page.getByRole('region', { name: /New API key/ }).getByTestId('secret-value');
+  await expect(secret).toHaveText(/^sk_live_/);
+  const reporting = (await secret.textContent()) ?? '';
+  await page.getByRole('button', { name: 'Done' }).click();
+  expect(await withKey(reporting, 'GET', '/bookings')).toBe(200);
+  expect(await withKey(reporting, 'POST', '/api-keys', { name: 'escalate' })).toBe(403);
+  const row = page.getByRole('row').filter({ hasText: 'Reporting' });
+  await expect(row.getByText('Read only')).toBeVisible();
+  await row.getByText(/\d+ permissions/).click();
+  await expect(row.getByText('bookings.read')).toBeVisible();
+  await expect(row.getByText('bookings.write')).toHaveCount(0);
+
+  // The assistant host's preset: it mints sessions and reads, nothing else.
+  await create.getByLabel('Name').fill('Front-desk assistant');
+  await access.getByRole('radio', { name: /Assistant host/ }).check();
+  await create.getByRole('button', { name: 'Create key' }).click();
+  const host = (await page.getByTestId('secret-value').textContent()) ?? '';
+  await page.getByRole('button', { name: 'Done' }).click();
+  expect(await withKey(host, 'GET', '/services')).toBe(200);
+  expect(await withKey(host, 'GET', '/bookings')).toBe(403);
+
+  // A chosen set: nothing chosen cannot be created; then bookings read and write.
+  await create.getByLabel('Name').fill('Booking widget (bookings only)');
+  await access.getByRole('radio', { name: /Chosen permissions/ }).check();
+  await expect(create.getByRole('button', { name: 'Create key' })).toBeDisabled();
+  const bookings = create.getByRole('group', { name: 'Bookings', exact: true });
+  await bookings.getByLabel('read').check();
+  await bookings.getByLabel('write').check();
+  await page.screenshot({ path: 'test-results/screens/api-keys-chosen.png', fullPage: true });
+  await create.getByRole('button', { name: 'Create key' }).click();
+  const widget = (await page.getByTestId('secret-value').textContent()) ?? '';
+  await page.getByRole('button', { name: 'Done' }).click();
+  expect(await withKey(widget, 'GET', '/bookings')).toBe(200);
+  expect(await withKey(widget, 'GET', '/payments')).toBe(403);
+  const widgetRow = page.getByRole('row').filter({ hasText: 'Booking widget (bookings only)' });
+  await expect(widgetRow.getByText('2 permissions')).toBeVisible();
+  await expect(
+    page.getByRole('row').filter({ hasText: 'Front-desk assistant' }).getByText('Assistant host'),
+  ).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/api-keys-1280.png', fullPage: true });
+  await access.getByRole('radio', { name: /Chosen permissions/ }).check();
+  await expectAccessible(page, 'API keys, choosing permissions, a key’s permissions open');
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expectNoSidewaysScroll(page);
+  await expectAccessible(page, 'API keys on a phone');
+  await page.screenshot({ path: 'test-results/screens/api-keys-375.png', fullPage: true });
 });
 
 test('rotating an API key with a grace period keeps the old key working for now', async ({ page }) => {

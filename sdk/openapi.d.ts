@@ -761,6 +761,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/{id}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer free times of a service on WhatsApp
+         * @description Sends one WhatsApp interactive list message of the service’s free times (as GET /slots finds them) over `days` local days from `date` in `time_zone`: at most 10 times in all, spread across each day, one section per day. Each row’s id is random (`options[].id`) and resolved only by the service. The customer’s tap holds that time at once (a pending booking of the contact, `conversation_id` set, held for OFFER_HOLD, default 10 min, or PAYMENT_HOLD with a Stripe Checkout link for a paid service) and is answered with Confirm and Other times buttons; a later tap on the same offer moves that booking, never makes a second one; a time taken meanwhile, or an offer past `expires_at` (OFFER_TTL, default 24 h), gets a new offer. With `booking_id` (a pending or confirmed booking of the contact, of this service) a tap moves that booking instead. The window must be open: 422 outside_customer_service_window; no free time: 409 no_free_slots; either way nothing is stored or sent. The answer is the offer once its message was handed to WhatsApp (the message shows whether it was sent). docs/integrators.md “Booking inside WhatsApp” follows the whole flow. Permission `conversations.write` (roles: admin, agent).
+         */
+        post: operations["offerTimes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations/{id}/handoff": {
         parameters: {
             query?: never;
@@ -1309,6 +1329,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/{id}/assistant-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint an assistant session for one conversation (the token is shown once)
+         * @description For an AI assistant that answers this conversation: give its model the token, never an API key. The token (ast_…, stored only as a hash) is a bearer credential for POST /api/v1/mcp only, with this tenant’s X-Tenant-ID; any other route answers it 403 forbidden. Its tools act for the conversation’s contact and no one else: book_slot books for the contact, list_customer_bookings lists only the contact’s bookings (phone compared by its digits), reschedule_booking and cancel_booking answer not_found for anyone else’s booking, send_message writes to this conversation (handled_by_human while a person handles it), and bookings come back as {id, status, service_id, resource_id, start_at, end_at, hold_expires_at, payment?}. Every call is in the audit log (assistant.tool_called, actor assistant_session). The token stops working (401) at expires_at, when ended (DELETE /assistant-sessions/{id}) and once the conversation is resolved, checked on every request. 409 conversation_resolved for a resolved conversation; 409 assistant_session_limit_reached when the conversation already has 10 sessions that work (end one, or let it expire). Expired sessions are deleted within 10 minutes. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        post: operations["createAssistantSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistant-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End an assistant session at once
+         * @description Its token is refused (401) from the next request. A session that no longer works (ended or expired) answers 404. Permission `assistant_sessions.create` (roles: admin, agent).
+         */
+        delete: operations["revokeAssistantSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mcp": {
         parameters: {
             query?: never;
@@ -1320,7 +1380,7 @@ export interface paths {
         put?: never;
         /**
          * The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)
-         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC (or a batch of more than 20 messages; a batch’s tool calls run one after the other), all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). Permission `assistant_tools.use` (roles: admin, agent).
+         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with the X-Tenant-ID header and a credential: best, an assistant session token (ast_…, POST /conversations/{id}/assistant-sessions), whose tools act for that conversation’s contact only (no conversation_id or customer inputs; bookings answered as CustomerBooking; every call in the audit log with the session as actor); or an API key or access token, whose tools reach the whole tenant. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC (or a batch of more than 20 messages; a batch’s tool calls run one after the other), all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, handled_by_human, …) as text. tools/list shows only the tools the credential may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). No tool answer is larger than 64 KiB: find_slots keeps the earliest slots and list_customer_bookings the newest bookings that fit, with truncated: true. Permission `assistant_tools.use` (roles: admin, agent).
          */
         post: operations["sendMcpMessages"];
         delete?: never;
@@ -1728,6 +1788,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "booking.attendance_confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer confirmed they will come, with a reminder’s quick reply on WhatsApp
+         * @description Sent to every active endpoint subscribed to booking.attendance_confirmed (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
+         */
+        post: operations["bookingAttendanceConfirmedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.created": {
         parameters: {
             query?: never;
@@ -1992,6 +2072,7 @@ export interface components {
                 caption?: string;
                 filename?: string;
             } | null;
+            interactive: components["schemas"]["MessageInteractive"];
             /** @enum {string} */
             status: "received" | "queued" | "sent" | "delivered" | "read" | "failed";
             /** @description The provider’s message id (WhatsApp wamid) */
@@ -2008,6 +2089,32 @@ export interface components {
              */
             updated_at: string;
         };
+        MessageInteractive: {
+            /**
+             * @description Outbound: a list of options (an offer of times), reply buttons, or a call-to-action link; inbound: the customer’s tap on one (`reply`)
+             * @enum {string}
+             */
+            kind: "list" | "buttons" | "cta_url" | "reply";
+            body: string | null;
+            /** @description The list’s button, or the link’s label */
+            button?: string;
+            sections: {
+                title: string | null;
+                options: {
+                    /** @description What WhatsApp sends back when the customer taps it */
+                    id: string;
+                    title: string;
+                    description: string | null;
+                }[];
+            }[];
+            /** @description cta_url: where the link goes (a Checkout page) */
+            url: string | null;
+            /** @description reply: the option or button tapped (its id is one of an earlier message’s options) */
+            reply: {
+                id: string;
+                title: string;
+            } | null;
+        } | null;
         /** @description The conversation.message.sent envelope */
         ConversationMessageSentEvent: {
             /** @description evt_… id; also the webhook-id header (deduplicate by it) */
@@ -2243,6 +2350,13 @@ export interface components {
                  */
                 checkout_url: string | null;
             } | null;
+            /** @description The WhatsApp conversation it was booked in (a tap on an offer of times), null otherwise */
+            conversation_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the customer confirmed they will come (a reminder’s quick reply on WhatsApp)
+             */
+            attendance_confirmed_at: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2389,6 +2503,25 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "booking.reminder.sent";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            api_version: "v1";
+            data: {
+                object: components["schemas"]["Booking"];
+            };
+        };
+        /** @description The booking.attendance_confirmed envelope */
+        BookingAttendanceConfirmedEvent: {
+            /** @description evt_… id; also the webhook-id header (deduplicate by it) */
+            id: string;
+            /** @enum {string} */
+            type: "booking.attendance_confirmed";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -2690,12 +2823,28 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
+        /**
+         * @description A permission of the permission table: each operation names the one it needs as x-permission
+         * @enum {string}
+         */
+        Permission: "bookings.read" | "bookings.write" | "resources.read" | "resources.write" | "services.read" | "services.write" | "conversations.read" | "conversations.write" | "payments.read" | "payments.write" | "payment_providers.read" | "payment_providers.write" | "event_types.read" | "events.read" | "webhooks.read" | "webhooks.write" | "channels.read" | "channels.write" | "api_keys.read" | "api_keys.write" | "members.read" | "members.write" | "audit_log.read" | "assistant_tools.use" | "assistant_sessions.create" | "overview.read";
         /** @description A tenant has at most MAX_API_KEYS_PER_TENANT keys that still authenticate (default 50; rotated keys count during their grace period): one more answers 409 api_key_limit_reached. Rotating a key is never refused. Requests are limited per key (API_RATE_LIMIT_PER_SECOND) and, all keys and users of the tenant together, per tenant (API_RATE_LIMIT_PER_TENANT_PER_SECOND): 429 rate_limited. */
         CreateApiKeyRequest: {
             name: string;
             /** Format: date-time */
             expires_at?: string | null;
+            /**
+             * @description A restricted key: only these permissions (each operation’s x-permission names the one it needs; any other request answers 403 forbidden naming it). Omitted: a full key, with every permission of the admin role. A credential may create only keys whose permissions it holds itself (403).
+             * @example [
+             *       "assistant_sessions.create",
+             *       "conversations.read",
+             *       "services.read"
+             *     ]
+             */
+            permissions?: components["schemas"]["Permission"][];
         };
         /** @description One page, newest first; pass next_cursor as ?cursor= for the next page */
         ApiKeyList: {
@@ -2727,6 +2876,8 @@ export interface components {
              * @description When a rotated key stops working (grace period)
              */
             revokes_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
         };
         RotatedApiKey: {
             id: string;
@@ -2744,6 +2895,8 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             expires_at: string | null;
+            /** @description The permissions this key holds (the names of each operation’s x-permission). A key created without `permissions` holds every permission of the admin role, and any the role gains later. */
+            permissions: components["schemas"]["Permission"][];
             replaced_key: {
                 id: string;
                 /**
@@ -3111,6 +3264,11 @@ export interface components {
                 /** @example en_US */
                 language: string;
             };
+            /**
+             * @description The template (approved at Meta with three quick-reply buttons, in this order: I will come, Change time, Cancel) asks the customer: a tap confirms attendance (booking.attendance_confirmed), offers new times for the booking on WhatsApp, or cancels it
+             * @default false
+             */
+            ask: boolean;
         };
         CreateServiceRequest: {
             name: string;
@@ -3351,6 +3509,37 @@ export interface components {
                 filename?: string;
             };
         };
+        Offer: {
+            /** @example ofr_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            conversation_id: string;
+            service_id: string;
+            /** @description The booking a tap moves (null: a tap books) */
+            booking_id: string | null;
+            /** @description The interactive list message that carries it */
+            message_id: string;
+            /** @description The zone its days and times are shown in */
+            time_zone: string;
+            /**
+             * Format: date-time
+             * @description After this, a tap gets a new offer instead (OFFER_TTL)
+             */
+            expires_at: string;
+            options: {
+                /** @description The row id sent in the list: what WhatsApp sends back when the customer taps it (random) */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 */
+                start_at: string;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC timestamp
+                 */
+                end_at: string;
+            }[];
+        };
         HandoffRequest: {
             reason: string;
             summary?: string;
@@ -3507,7 +3696,7 @@ export interface components {
             /** @example evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "booking.attendance_confirmed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             /**
              * Format: date-time
              * @description RFC 3339 UTC timestamp
@@ -3688,7 +3877,7 @@ export interface components {
         };
         EventType: {
             /** @enum {string} */
-            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
+            type: "conversation.created" | "conversation.message.received" | "conversation.message.sent" | "conversation.message.delivered" | "conversation.message.read" | "conversation.message.failed" | "conversation.handoff.requested" | "conversation.assigned" | "conversation.resolved" | "conversation.window.expiring" | "conversation.handoff.overdue" | "booking.created" | "booking.confirmed" | "booking.rescheduled" | "booking.cancelled" | "booking.completed" | "booking.expired" | "booking.no_show" | "booking.reminder.sent" | "booking.attendance_confirmed" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "webhook.endpoint.disabled" | "webhook.delivery.exhausted" | "webhook.test";
             description: string;
             /** @description JSON Schema (draft 2020-12) of this type’s envelope, data.object typed as the resource; self-contained, so a receiver can validate a delivery body with any JSON Schema validator */
             schema: {
@@ -3783,20 +3972,26 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "payment.refunded" | "assistant.tool_called";
-            /** @description The person (user) or API key (api_key) that made the change; {type: "stripe"} for a refund made in Stripe’s dashboard (or its API), reported by its webhook; {type: "system"} for a refund the service made itself (a payment that arrived after its booking expired and its slot was taken) */
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "payment.refunded" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+            /** @description Who made the change */
             actor: {
-                /** @enum {string} */
-                type: "user" | "api_key";
-                /** @description usr_… or key_… */
+                /**
+                 * @description user (a person), api_key, or assistant_session (an AI assistant acting for one conversation’s contact through POST /conversations/{id}/assistant-sessions)
+                 * @enum {string}
+                 */
+                type: "user" | "api_key" | "assistant_session";
+                /** @description usr_…, key_… or asn_… */
                 id: string;
             } | {
-                /** @enum {string} */
+                /**
+                 * @description stripe: a refund made in Stripe’s dashboard (or its API), reported by its webhook; system: a refund the service made itself (a payment that arrived after its booking expired and its slot was taken)
+                 * @enum {string}
+                 */
                 type: "stripe" | "system";
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "payment";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "payment" | "assistant_session";
                 id: string;
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
@@ -3818,6 +4013,30 @@ export interface components {
              * @description RFC 3339 UTC timestamp
              */
             created_at: string;
+        };
+        /** @description A new assistant session: its token is shown only here */
+        AssistantSessionWithToken: {
+            /** @example asn_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            id: string;
+            /**
+             * @description The bearer token (ast_<prefix>_<secret>) for POST /api/v1/mcp with this tenant’s X-Tenant-ID; shown only in this response, stored only as a hash
+             * @example ast_4fQ9xK2mLp7R_Vb3nT8wZc1yHq6sJd0eGk5uMa9rXo2pLf7iNb4t
+             */
+            token: string;
+            /** @example cnv_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
+            conversation_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            expires_at: string;
+        };
+        CreateAssistantSessionRequest: {
+            /**
+             * @description How long the token works, in seconds: 60..3600, default 900 (15 minutes)
+             * @default 900
+             */
+            ttl_seconds: number;
         };
         /** @description The JSON-RPC 2.0 answer to one request */
         McpAnswer: {
@@ -3917,7 +4136,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4025,7 +4244,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4113,7 +4332,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4213,7 +4432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4418,7 +4637,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4521,7 +4740,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4658,7 +4877,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4750,7 +4969,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4874,7 +5093,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4975,7 +5194,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5101,7 +5320,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5231,7 +5450,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5357,7 +5576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5487,7 +5706,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5613,7 +5832,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5747,7 +5966,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5838,7 +6057,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5930,7 +6149,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6045,7 +6264,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6140,7 +6359,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6250,7 +6469,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6370,7 +6589,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6472,7 +6691,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6575,7 +6794,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6698,7 +6917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6795,7 +7014,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6894,7 +7113,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7093,7 +7312,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7185,7 +7404,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7300,7 +7519,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7395,7 +7614,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7496,7 +7715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7616,7 +7835,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7708,7 +7927,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7823,7 +8042,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7926,7 +8145,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8052,7 +8271,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8182,7 +8401,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8317,7 +8536,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8428,7 +8647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8523,7 +8742,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8723,7 +8942,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8815,7 +9034,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8930,7 +9149,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9032,7 +9251,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9135,7 +9354,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9260,7 +9479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9307,6 +9526,158 @@ export interface operations {
             };
             /** @description payment_provider_unavailable (Stripe did not answer; nothing was recorded, retry) or media_unavailable */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    offerTimes: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The service whose free times are offered */
+                    service_id: string;
+                    /**
+                     * Format: date
+                     * @description The first local date offered, YYYY-MM-DD in time_zone (default: today there)
+                     */
+                    date?: string;
+                    /**
+                     * @description How many days from date (1 … 7, default 3)
+                     * @default 3
+                     */
+                    days?: number;
+                    /**
+                     * @description IANA zone the dates and times are shown in (default: the service’s first resource’s)
+                     * @example Europe/Madrid
+                     */
+                    time_zone?: string;
+                    /** @description Only this resource of the service */
+                    resource_id?: string;
+                    /** @description Offer times to move this booking to (a pending or confirmed booking of the conversation’s contact): the customer’s tap reschedules it */
+                    booking_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9372,7 +9743,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9502,7 +9873,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9628,7 +9999,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9755,7 +10126,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9847,7 +10218,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9960,7 +10331,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10050,7 +10421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10222,7 +10593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10314,7 +10685,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10429,7 +10800,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10524,7 +10895,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10625,7 +10996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10742,7 +11113,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10868,7 +11239,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10994,7 +11365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11134,7 +11505,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11263,7 +11634,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11375,7 +11746,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11517,7 +11888,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11605,7 +11976,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11704,7 +12075,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11826,7 +12197,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11921,7 +12292,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12009,7 +12380,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12104,7 +12475,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12190,7 +12561,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12300,7 +12671,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12426,7 +12797,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12553,7 +12924,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12645,7 +13016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12758,7 +13129,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12822,8 +13193,8 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "payment.refunded" | "assistant.tool_called";
-                /** @description Only entries of this person (usr_…) or API key (key_…) */
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "payment.refunded" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+                /** @description Only entries of this person (usr_…), API key (key_…) or assistant session (asn_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */
                 created_after?: string;
@@ -12866,8 +13237,233 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+                /** @description Replays the first response for 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateAssistantSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session and its token (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantSessionWithToken"];
+                };
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_transition, idempotency_key_reused or another conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (body over 1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (bodies must be application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed, with errors[] */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error (request_id only, never internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After (the database cannot be reached, or the server is misconfigured) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAssistantSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant every request acts on (UUID) */
+                "X-Tenant-ID": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token") */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (also for another tenant’s resource) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12965,7 +13561,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description tenant_mismatch (credential of another tenant) or forbidden (role) */
+            /** @description tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, named in detail; or an assistant session token outside POST /mcp) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13220,6 +13816,7 @@ export interface operations {
                  *           "text": "Hi, can I move my appointment?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "received",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -13287,6 +13884,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "sent",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -13354,6 +13952,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "delivered",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -13421,6 +14020,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "read",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": null,
@@ -13488,6 +14088,7 @@ export interface operations {
                  *           "text": "Of course! Which day suits you?",
                  *           "template": null,
                  *           "media": null,
+                 *           "interactive": null,
                  *           "status": "failed",
                  *           "external_id": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
                  *           "failure_reason": "The channel refused the message",
@@ -13935,6 +14536,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14014,6 +14617,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14093,6 +14698,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         },
@@ -14177,6 +14784,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14256,6 +14865,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14335,6 +14946,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14414,6 +15027,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14493,6 +15108,8 @@ export interface operations {
                  *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
                  *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
                  *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
                  *           "created_at": "2026-01-15T09:30:00.000Z",
                  *           "updated_at": "2026-01-15T09:30:00.000Z"
                  *         }
@@ -14500,6 +15117,87 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["BookingReminderSentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery (the body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (a 4xx for a bad signature or a stale timestamp, 5xx, 3xx, a timeout) fails the attempt, which is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingAttendanceConfirmedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt; deduplicate by it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject one more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the endpoint secret after whsec_; during a rotation two signatures, space-separated */
+                "webhook-signature": string;
+                /** @description The same value as webhook-signature */
+                "X-Service-Signature": string;
+                /** @description The event type, as in the body */
+                "X-Service-Event-Type": string;
+                /** @description The attempt number, 1..6 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *       "type": "booking.attendance_confirmed",
+                 *       "created_at": "2026-01-15T09:30:00.000Z",
+                 *       "tenant_id": "8f2c7a4e-1b3d-4c5e-9f6a-0b1c2d3e4f5a",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bkg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "status": "confirmed",
+                 *           "customer": {
+                 *             "name": "Ada Lovelace",
+                 *             "email": "ada@example.com",
+                 *             "phone": "+34600111222"
+                 *           },
+                 *           "service": "Haircut",
+                 *           "start_at": "2026-01-20T10:00:00.000Z",
+                 *           "end_at": "2026-01-20T10:45:00.000Z",
+                 *           "notes": null,
+                 *           "metadata": {
+                 *             "source": "website"
+                 *           },
+                 *           "cancellation_reason": null,
+                 *           "service_id": "svc_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "resource_id": "res_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *           "hold_expires_at": null,
+                 *           "payment": {
+                 *             "id": "pay_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q",
+                 *             "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4"
+                 *           },
+                 *           "conversation_id": null,
+                 *           "attendance_confirmed_at": null,
+                 *           "created_at": "2026-01-15T09:30:00.000Z",
+                 *           "updated_at": "2026-01-15T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingAttendanceConfirmedEvent"];
             };
         };
         responses: {

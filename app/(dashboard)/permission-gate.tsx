@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Card, CardBody, CardHeader } from '@/app/_components/ui';
-import { type Permission, rolesWith } from '@/server/client-safe/permissions';
+import { allows, type Permission, rolesWith } from '@/server/client-safe/permissions';
 import { currentViewer } from '@/server/trpc/membership';
 
 /**
@@ -15,7 +15,7 @@ export async function PermissionGate({
   children: ReactNode;
 }) {
   const viewer = await currentViewer();
-  if (viewer?.permissions.includes(permission)) return children;
+  if (viewer && allows(viewer.permissions, permission)) return children;
   const roles = rolesWith(permission);
   return (
     <Card aria-labelledby="forbidden-title" className="max-w-xl">

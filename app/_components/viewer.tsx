@@ -6,7 +6,7 @@
  * on every call anyway.
  */
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
-import type { Permission } from '@/server/client-safe/permissions';
+import { allows, type Permission } from '@/server/client-safe/permissions';
 
 interface ViewerValue {
   userId: string;
@@ -18,7 +18,7 @@ const ViewerContext = createContext<(ViewerValue & { can: (p: Permission) => boo
 export function ViewerProvider({ value, children }: { value: ViewerValue; children: ReactNode }) {
   const { userId, permissions } = value;
   const viewer = useMemo(
-    () => ({ userId, permissions, can: (p: Permission) => permissions.includes(p) }),
+    () => ({ userId, permissions, can: (p: Permission) => allows(permissions, p) }),
     [userId, permissions],
   );
   return <ViewerContext.Provider value={viewer}>{children}</ViewerContext.Provider>;

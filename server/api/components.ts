@@ -8,9 +8,15 @@ import {
   ApiKey,
   ApiKeyWithSecret,
   CreateApiKeyInput,
+  PermissionName,
   RotateApiKeyInput,
   RotatedApiKey,
 } from '@/server/domain/api-keys/schemas';
+import {
+  AssistantSessionWithToken,
+  CreateAssistantSessionInput,
+  CustomerBooking,
+} from '@/server/domain/assistant-sessions/schemas';
 import { AuditLogEntry } from '@/server/domain/audit/schemas';
 import { FreeSlot, SlotList } from '@/server/domain/availability/schemas';
 import {
@@ -96,6 +102,22 @@ component(ApiKeyWithSecret, 'ApiKeyWithSecret');
 component(RotatedApiKey, 'RotatedApiKey');
 component(CreateApiKeyInput, 'CreateApiKeyRequest');
 component(RotateApiKeyInput, 'RotateApiKeyRequest');
+component(
+  PermissionName,
+  'Permission',
+  'A permission of the permission table: each operation names the one it needs as x-permission',
+);
+component(CreateAssistantSessionInput, 'CreateAssistantSessionRequest');
+component(
+  AssistantSessionWithToken,
+  'AssistantSessionWithToken',
+  'A new assistant session: its token is shown only here',
+);
+component(
+  CustomerBooking,
+  'CustomerBooking',
+  'A booking as the tools of an assistant session answer it (the MCP endpoint): nothing of the customer',
+);
 component(Booking, 'Booking');
 component(CreateBookingInput, 'CreateBookingRequest');
 component(

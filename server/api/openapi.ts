@@ -12,7 +12,9 @@ import { Problem } from './schemas/common';
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad request: tenant_header_missing, tenant_header_invalid, invalid_json, tenant_required',
   401: 'unauthenticated / token_expired (WWW-Authenticate: Bearer error="invalid_token")',
-  403: 'tenant_mismatch (credential of another tenant) or forbidden (role)',
+  403:
+    'tenant_mismatch (credential of another tenant) or forbidden (the credential lacks the x-permission, ' +
+    'named in detail; or an assistant session token outside POST /mcp)',
   404: 'not_found (also for another tenant’s resource)',
   405: 'method_not_allowed',
   406: 'not_acceptable (the MCP endpoint: send Accept: application/json, text/event-stream)',
@@ -33,10 +35,16 @@ const API_CONVENTIONS = [
   '- **Tenancy**: every request names its tenant in `X-Tenant-ID` (UUID), checked before the credential; ' +
     'exempt: `/auth/*` (optional there, must match when sent), this document, the WhatsApp webhook and ' +
     "the Stripe webhook (its path names the tenant; Stripe's signature authenticates it).",
-  '- **Credentials**: `Authorization: Bearer <API key | access token>`. API keys ' +
-    '(`sk_live_<prefix>_<secret>`) act with the `admin` role. Access tokens are HS256 JWTs ' +
-    'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`); a password reset, or a refresh ' +
-    'token presented twice, ends the person’s access tokens issued before it at once (401).',
+  '- **Credentials**: `Authorization: Bearer <API key | access token | assistant session token>`. API keys ' +
+    '(`sk_live_<prefix>_<secret>`) hold every permission of the `admin` role, or (restricted keys) only the ' +
+    '`permissions` they were created with. Access tokens are HS256 JWTs ' +
+    'valid 30 minutes (issuer `switchboard`, audience `switchboard-api`), with the person’s role; a password ' +
+    'reset, or a refresh token presented twice, ends the person’s access tokens issued before it at once ' +
+    '(401). Assistant session tokens (`ast_…`, `POST /conversations/{id}/assistant-sessions`) work on ' +
+    '`POST /mcp` only.',
+  '- **Permissions**: every operation that takes a credential names the permission it needs as ' +
+    '`x-permission` (and in its description, with the roles that hold it); a credential without it gets ' +
+    '403 `forbidden` whose `detail` names it, and nothing changes.',
   '- **Errors**: RFC 9457 `application/problem+json` with `code`, `detail` and `request_id`; validation ' +
     'failures are 422 `validation_failed` with `errors[]`. Unknown methods on a known path answer 405 with ' +
     '`Allow`.',
@@ -60,7 +68,10 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API key (sk_live_…, acts as admin) or a 30-minute access token from POST /auth/login',
+    description:
+      'An API key (sk_live_…: a full key holds every permission of the admin role, a restricted key its ' +
+      'own), a 30-minute access token from POST /auth/login, or, on POST /mcp only, an assistant session ' +
+      'token (ast_…)',
   });
   const tenantHeader = z.string().uuid().meta({ description: 'The tenant every request acts on (UUID)' });
 
@@ -121,6 +132,7 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
           .filter(Boolean)
           .join(' ') || undefined,
       tags: [route.tag],
+      ...(route.auth === 'tenant' ? { 'x-permission': route.permission } : {}),
       security: route.auth === 'tenant' ? [{ bearer: [] }] : [],
       request: {
         headers: z.object({

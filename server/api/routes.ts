@@ -4,6 +4,7 @@ import { compileRoutes, handleApiRequest } from '@/server/http/dispatch';
 import type { AnyRoute } from '@/server/http/route';
 import { buildOpenApiDocument } from './openapi';
 import { apiKeyRoutes } from './v1/api-keys';
+import { assistantSessionRoutes } from './v1/assistant-sessions';
 import { auditLogRoutes } from './v1/audit-log';
 import { authRoutes } from './v1/auth';
 import { availabilityRoutes } from './v1/availability';
@@ -41,6 +42,7 @@ export const routes: AnyRoute[] = [
   ...eventRoutes,
   ...memberRoutes,
   ...auditLogRoutes,
+  ...assistantSessionRoutes,
   ...mcpRoutes,
   ...metaRoutes(() => {
     openApiDocument ??= buildOpenApiDocument(routes) as unknown as Record<string, unknown>;

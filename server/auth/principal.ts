@@ -1,18 +1,40 @@
-import { hasPermission, type Permission } from '@/server/client-safe/permissions';
+import {
+  ASSISTANT_SESSION_PERMISSIONS,
+  allows,
+  isPermission,
+  type Permission,
+  permissionsOf,
+} from '@/server/client-safe/permissions';
 import { db } from '@/server/db/client';
 import type { Role } from '@/server/db/generated/enums';
+import { pgPool } from '@/server/db/pool';
 import { Errors } from '@/server/lib/errors';
 import { isUuid } from '@/server/lib/ids';
 import { constantTimeEqual, sha256Hex } from '@/server/security/hashing';
-import { looksLikeApiKey, parseApiKey } from './api-key-format';
+import { looksLikeApiKey, looksLikeSessionToken, parseApiKey, parseSessionToken } from './api-key-format';
 import { cachedCredential } from './credential-cache';
 import { verifyAccessToken } from './jwt';
 import { accessTokenMembership } from './sql/access-token-membership';
+import { findAssistantSession } from './sql/find-assistant-session';
 
-/** Who is calling: an API key (acts with the admin role) or a signed-in user's access token. */
+/**
+ * Who is calling, with the permissions the credential holds (server/client-safe/permissions.ts): an
+ * API key (its own set; a full key every permission of the admin role), a signed-in person's access
+ * token (their role's), or an assistant session token (a fixed set, on the MCP endpoint only, acting
+ * for one conversation's contact).
+ */
 export type Principal =
-  | { kind: 'api_key'; tenantId: string; role: Role; keyId: string }
-  | { kind: 'user'; tenantId: string; role: Role; userId: string };
+  | { kind: 'api_key'; tenantId: string; keyId: string; permissions: readonly Permission[] }
+  | { kind: 'user'; tenantId: string; role: Role; userId: string; permissions: readonly Permission[] }
+  | {
+      kind: 'assistant_session';
+      tenantId: string;
+      sessionId: string;
+      conversationId: string;
+      /** The conversation's contact as it is now: who the session's tools act for. */
+      contact: { name: string | null; phone: string | null };
+      permissions: readonly Permission[];
+    };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -21,7 +43,23 @@ export async function authenticate(authorization: string | null): Promise<Princi
   const match = authorization ? /^Bearer ([^\s]+)$/.exec(authorization.trim()) : null;
   if (!match) throw Errors.unauthenticated('Send Authorization: Bearer <API key or access token>');
   const token = match[1];
-  return looksLikeApiKey(token) ? authenticateApiKey(token) : authenticateAccessToken(token);
+  if (looksLikeApiKey(token)) return authenticateApiKey(token);
+  if (looksLikeSessionToken(token)) return authenticateAssistantSession(token);
+  return authenticateAccessToken(token);
+}
+
+/** A person's credential: what their role holds. */
+export function userPrincipal(input: { tenantId: string; userId: string; role: Role }): Principal {
+  return { kind: 'user', ...input, permissions: permissionsOf(input.role) };
+}
+
+/**
+ * An API key's permissions: a full key (stored empty) holds the admin role's; a restricted key its own
+ * set, less any name the table no longer has (never more than it was given).
+ */
+export function keyPermissions(stored: readonly string[] | null): Permission[] {
+  if (!stored || stored.length === 0) return permissionsOf('admin');
+  return stored.filter(isPermission);
 }
 
 async function authenticateApiKey(token: string): Promise<Principal> {
@@ -42,7 +80,43 @@ async function authenticateApiKey(token: string): Promise<Principal> {
     key.lastUsedAt = now; // the cached row too, so the next request does not write again
     await db().apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
   }
-  return { kind: 'api_key', tenantId: key.tenantId, role: 'admin', keyId: key.id };
+  return {
+    kind: 'api_key',
+    tenantId: key.tenantId,
+    keyId: key.id,
+    permissions: keyPermissions(key.permissions),
+  };
+}
+
+/**
+ * An assistant session token (`ast_…`): one indexed read of the session with its conversation, never
+ * cached, so DELETE /assistant-sessions/{id}, its expiry and the resolution of its conversation (by
+ * whoever, however) all hold from the very next request. A session minted before the conversation's
+ * last resolution stays ended even once a new message has reopened it.
+ */
+async function authenticateAssistantSession(token: string): Promise<Principal> {
+  const parsed = parseSessionToken(token);
+  if (!parsed) throw Errors.unauthenticated('Malformed assistant session token');
+  const [session] = await findAssistantSession.pgRows(pgPool(), [parsed.prefix], { prepared: true });
+  if (!session || !constantTimeEqual(session.tokenHash, sha256Hex(token)))
+    throw Errors.unauthenticated('Unknown assistant session');
+  const now = new Date();
+  if (session.revokedAt && session.revokedAt <= now)
+    throw Errors.unauthenticated('This assistant session has been ended');
+  if (session.expiresAt <= now) throw Errors.unauthenticated('This assistant session has expired');
+  if (
+    session.conversationStatus === 'resolved' ||
+    (session.resolvedAt && session.resolvedAt >= session.createdAt)
+  )
+    throw Errors.unauthenticated('The conversation of this assistant session has been resolved');
+  return {
+    kind: 'assistant_session',
+    tenantId: session.tenantId,
+    sessionId: session.id,
+    conversationId: session.conversationId,
+    contact: { name: session.contactName, phone: session.contactPhone },
+    permissions: ASSISTANT_SESSION_PERMISSIONS,
+  };
 }
 
 /**
@@ -68,12 +142,20 @@ async function authenticateAccessToken(token: string): Promise<Principal> {
     throw Errors.unauthenticated(
       'This access token was issued before its sessions were ended (password reset); sign in again',
     );
-  return { kind: 'user', tenantId, role: membership.role, userId };
+  return userPrincipal({ tenantId, userId, role: membership.role });
 }
 
-/** 403 forbidden unless the caller's role holds the permission (server/client-safe/permissions.ts). */
-export function requirePermission(principal: Pick<Principal, 'role'>, permission: Permission): void {
-  if (!hasPermission(principal.role, permission)) throw Errors.forbidden();
+/**
+ * 403 forbidden, naming the permission, unless the credential holds it: the check every transport
+ * makes (REST's pipeline, tRPC's procedures and the assistant's tools through `runRoute`), through
+ * the one `allows` of server/client-safe/permissions.ts.
+ */
+export function requirePermission(
+  credential: { permissions: readonly Permission[] },
+  permission: Permission,
+): void {
+  if (!allows(credential.permissions, permission))
+    throw Errors.forbidden(`This needs the permission ${permission}, which this credential does not hold`);
 }
 
 /** `iat` is in seconds, with milliseconds as a fraction (server/auth/jwt.ts). */

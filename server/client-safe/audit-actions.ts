@@ -22,8 +22,13 @@ export const AUDIT_ACTIONS = [
   'resource.calendar_token_rotated',
   /** A refund, full or partial, ours or made in Stripe's dashboard; details: {amount, currency}. */
   'payment.refunded',
-  /** A change made through one of the AI assistant's tools (MCP); the entry names the tool. */
+  /**
+   * A change made through one of the AI assistant's tools (MCP); the entry names the tool. Under an
+   * assistant session every call is recorded, reads included, with the session as the actor.
+   */
   'assistant.tool_called',
+  'assistant_session.created',
+  'assistant_session.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -38,5 +43,10 @@ export const AUDIT_TARGET_TYPES = [
   'booking',
   'conversation',
   'payment',
+  'assistant_session',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** Who acted: a person, an API key, or an AI assistant through an assistant session. */
+export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'assistant_session'] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];

@@ -52,6 +52,10 @@ export const EVENT_TYPES = [
     type: 'booking.reminder.sent',
     description: 'A reminder of the booking’s service reached WhatsApp (data.object is the booking)',
   },
+  {
+    type: 'booking.attendance_confirmed',
+    description: 'The customer confirmed they will come, with a reminder’s quick reply on WhatsApp',
+  },
   { type: 'payment.created', description: 'A payment was created' },
   { type: 'payment.succeeded', description: 'A payment succeeded' },
   { type: 'payment.failed', description: 'A payment failed' },

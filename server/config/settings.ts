@@ -126,6 +126,10 @@ const settingsSchema = z.object({
   HANDOFF_SLA: durationSetting('HANDOFF_SLA', '15m'),
   /** How long a booking of a paid service (payment deposit or full) is held, pending, for its payment. */
   PAYMENT_HOLD: durationSetting('PAYMENT_HOLD', '30m'),
+  /** How long an offer of times sent on WhatsApp can be tapped after it was sent. */
+  OFFER_TTL: durationSetting('OFFER_TTL', '24h'),
+  /** How long a time tapped in an offer (of a free service) is held, pending, for the customer's Confirm. */
+  OFFER_HOLD: durationSetting('OFFER_HOLD', '10m'),
   /** The largest inbound media file the media route streams (WhatsApp's own limit is 100 MB). */
   WHATSAPP_MEDIA_MAX_BYTES: z.coerce
     .number()

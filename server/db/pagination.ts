@@ -8,6 +8,9 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/** The cursor of the page that goes on after the entry `id`. */
+export const cursorAfter = (id: string): string => Buffer.from(id).toString('base64url');
+
 export function decodeCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -45,6 +48,6 @@ export async function paginate<Row extends { id: string }, Out>(
   const hasMore = rows.length > data.length;
   return {
     data,
-    next_cursor: hasMore && last ? Buffer.from(last.id).toString('base64url') : null,
+    next_cursor: hasMore && last ? cursorAfter(last.id) : null,
   };
 }

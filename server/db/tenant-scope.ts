@@ -32,6 +32,9 @@ export const TENANT_MODELS = new Set<string>([
   'TimeOff',
   'Service',
   'Timer',
+  'Offer',
+  'Choice',
+  'AssistantSession',
 ]);
 
 const FILTERED = new Set([

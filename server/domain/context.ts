@@ -6,11 +6,30 @@
 // unit of work (`UnitOfWork`, which knows its tenant); and a cross-tenant pass (the delivery
 // engines, retention, the periodic jobs) finds rows of many tenants and builds
 // `operationContext(tenantId, SYSTEM_ACTOR)` before it acts for one of them.
+import type { Permission } from '@/server/client-safe/permissions';
 import { forTenant, type TenantTx } from '@/server/db/tenant-scope';
 import type { UnitOfWork } from '@/server/db/unit-of-work';
 
-/** Who caused a change: a signed-in person, an API key, or the service itself (jobs, CLI, seed). */
-export type Actor = { type: 'user'; id: string } | { type: 'api_key'; id: string } | { type: 'system' };
+/**
+ * Who caused a change: a signed-in person, an API key, an AI assistant through an assistant session
+ * (POST /conversations/{id}/assistant-sessions), or the service itself (jobs, CLI, seed).
+ */
+export type Actor =
+  | { type: 'user'; id: string }
+  | { type: 'api_key'; id: string }
+  | { type: 'assistant_session'; id: string }
+  | { type: 'system' };
+
+/**
+ * The one customer an operation acts for, when an assistant session runs it: the session's
+ * conversation and its contact. Operations that read or change bookings and conversations honour it
+ * (server/domain/assistant-sessions/customer-scope.ts): they find only the contact's bookings and this
+ * conversation, and book for the contact, whatever the input names.
+ */
+export interface ActingFor {
+  conversationId: string;
+  contact: { name: string | null; phone: string | null };
+}
 
 export interface OperationContext {
   /**
@@ -37,11 +56,13 @@ export interface OperationContext {
    * (`recordToolCall`, server/domain/audit/record-audit.ts).
    */
   tool?: string;
+  /** Set only under an assistant session: the customer the operation acts for, and no one else. */
+  actingFor?: ActingFor;
   /**
-   * The most JSON bytes this operation's answer may hold (server/lib/answer-size.ts): a list cuts
-   * itself there and says so. Default MAX_ANSWER_BYTES (1 MiB); an assistant's tool call asks for less.
+   * The caller's permissions (server/client-safe/permissions.ts), for the operations whose rule
+   * depends on them (a key is minted only with permissions its creator holds). None for the system.
    */
-  answerBytes?: number;
+  permissions?: readonly Permission[];
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system' };

@@ -146,7 +146,11 @@ export async function assertWithinApiRateLimit(principal: Principal, requests = 
   const { API_RATE_LIMIT_PER_SECOND: perCredential, API_RATE_LIMIT_PER_TENANT_PER_SECOND: perTenant } =
     settings();
   const credential =
-    principal.kind === 'api_key' ? principal.keyId : `${principal.tenantId}:${principal.userId}`;
+    principal.kind === 'api_key'
+      ? principal.keyId
+      : principal.kind === 'assistant_session'
+        ? principal.sessionId
+        : `${principal.tenantId}:${principal.userId}`;
   // The credential's own limit first: a request it refuses does not count against the tenant.
   await consume('credential', perCredential, credential, requests);
   await consume('tenant', perTenant, principal.tenantId, requests);

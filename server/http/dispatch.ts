@@ -194,6 +194,9 @@ async function dispatch(
   const tenantId = entry.session ? principal.tenantId : (base.tenantHeader as string);
   if (principal.tenantId !== (base.tenantHeader ?? tenantId)) throw Errors.tenantMismatch();
   onTenant(tenantId);
+  // An assistant session token is a credential for the MCP endpoint only (docs/decisions.md).
+  if (principal.kind === 'assistant_session' && !route.acceptsAssistantSession)
+    throw Errors.forbidden('An assistant session token (ast_…) is valid only on POST /api/v1/mcp');
   await assertWithinApiRateLimit(principal);
   requirePermission(principal, route.permission);
 
@@ -201,6 +204,7 @@ async function dispatch(
   const idempotencyKey = method === 'POST' ? request.headers.get('idempotency-key') : null;
   const ctx = {
     ...operationContext(tenantId, actorOf(principal), base.ip),
+    permissions: principal.permissions,
     ...(idempotencyKey !== null ? { requestKey: idempotencyKey } : {}),
   };
   const http = route.restOnly ? { http: { request, requestId, principal } } : {};
@@ -250,9 +254,14 @@ async function readInput(route: AnyRoute, request: Request, url: URL, keepRaw: b
 }
 
 function actorOf(principal: Principal): Actor {
-  return principal.kind === 'api_key'
-    ? { type: 'api_key', id: principal.keyId }
-    : { type: 'user', id: principal.userId };
+  switch (principal.kind) {
+    case 'api_key':
+      return { type: 'api_key', id: principal.keyId };
+    case 'user':
+      return { type: 'user', id: principal.userId };
+    case 'assistant_session':
+      return { type: 'assistant_session', id: principal.sessionId };
+  }
 }
 
 /** A malformed escape (`%E0%A4%A`) names no resource: 404, not a URIError turned 500. */

@@ -5,7 +5,7 @@
 // `runRoute` is the one way both run a route.
 
 import { requirePermission } from '@/server/auth/principal';
-import type { Role } from '@/server/client-safe/statuses';
+import type { Permission } from '@/server/client-safe/permissions';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { validate } from '@/server/lib/validate';
@@ -46,17 +46,23 @@ export function parseRouteInput(route: AnyTenantRoute, raw: unknown) {
 export type RouteInput = ReturnType<typeof parseRouteInput>;
 
 /**
- * Runs a route for a derived transport whose caller is known: the route's permission (403, checked
- * before the input, as REST answers 403 before 422), the input (by default `parseRouteInput`; a tool
- * maps its own field names first), then the handler. Answers the route's success body (`null` for a
- * 204). Both read the route at every call, so the route object stays the one place that says them.
+ * Runs a route for a derived transport whose caller is known: the route's permission against the
+ * caller's (403, checked before the input, as REST answers 403 before 422), the input (by default
+ * `parseRouteInput`; a tool maps its own field names first), then the handler, whose context carries
+ * the caller's permissions as REST's does. Answers the route's success body (`null` for a 204). Both
+ * read the route at every call, so the route object stays the one place that says them.
  */
 export async function runRoute(
   route: AnyTenantRoute,
-  call: { ctx: OperationContext; role: Role; raw: unknown; parse?: (raw: unknown) => RouteInput },
+  call: {
+    ctx: OperationContext;
+    permissions: readonly Permission[];
+    raw: unknown;
+    parse?: (raw: unknown) => RouteInput;
+  },
 ): Promise<unknown> {
-  requirePermission({ role: call.role }, route.permission);
+  requirePermission(call, route.permission);
   const input = call.parse ? call.parse(call.raw) : parseRouteInput(route, call.raw);
-  const reply = await route.handler({ ctx: call.ctx, ...input });
+  const reply = await route.handler({ ctx: { ...call.ctx, permissions: call.permissions }, ...input });
   return reply.body ?? null;
 }

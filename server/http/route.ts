@@ -134,6 +134,11 @@ export interface TenantRoute<
    * session; the MCP endpoint): its handler also gets `http`.
    */
   restOnly?: boolean;
+  /**
+   * Also takes an assistant session token (`ast_…`): only the MCP endpoint does. Every other route
+   * answers such a token 403 forbidden, whatever its permission.
+   */
+  acceptsAssistantSession?: true;
   handler: (input: OperationInput<B, Q, Path>) => Promise<Reply<R>>;
 }
 

@@ -44,10 +44,14 @@ export const ERROR_CODES = [
   'endpoint_disabled',
   'payment_provider_missing',
   'slot_unavailable',
+  'no_free_slots',
   'resource_in_use',
   'endpoint_limit_reached',
   'api_key_limit_reached',
   'hold_limit_reached',
+  'conversation_resolved',
+  'handled_by_human',
+  'assistant_session_limit_reached',
   // load and availability
   'rate_limited',
   'service_unavailable',
@@ -109,6 +113,11 @@ export const Errors = {
     new AppError('tenant_mismatch', 'The credential does not belong to the tenant in X-Tenant-ID'),
   tenantRequired: (detail: string) => new AppError('tenant_required', detail),
   forbidden: (detail = 'Your role does not allow this action') => new AppError('forbidden', detail),
+  handledByHuman: () =>
+    new AppError(
+      'handled_by_human',
+      'A person of the business handles this conversation now: the assistant sends nothing in it',
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('rate_limited', 'Too many requests; retry later', { retryAfterSeconds }),
   misconfigured: () =>

@@ -24,6 +24,8 @@ export const ID_PREFIXES = {
   service: 'svc',
   timeOff: 'tof',
   timer: 'tmr',
+  offer: 'ofr',
+  assistantSession: 'asn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

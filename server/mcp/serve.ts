@@ -11,7 +11,12 @@
 // Tools are served through `McpServer`'s underlying `server` (the SDK's documented way to set custom
 // request handlers), not `registerTool`: a tool's arguments are validated by its route's own schema
 // and answered with the route's field errors (validation_failed), which `registerTool` would
-// pre-empt with its own check and message, and tools/list depends on the caller's role.
+// pre-empt with its own check and message, and tools/list depends on the caller.
+//
+// Which toolbox a request gets depends on its credential: a staff credential (an API key, a person's
+// access token) the tenant-wide tools of ./tools.ts that its permissions allow; an assistant session
+// token the customer-bound tools of ./session-tools.ts, run for that session's conversation and
+// contact (`ctx.actingFor`) and with the session as the audit log's actor.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
@@ -21,15 +26,16 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import type { Principal } from '@/server/auth/principal';
 import type { OperationContext } from '@/server/domain/context';
 import { assertWithinApiRateLimit } from '@/server/http/api-rate-limit';
 import { problemBody } from '@/server/http/problem';
 import type { HttpInput } from '@/server/http/route';
-import { jsonBytes } from '@/server/lib/answer-size';
 import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import type { McpAnswers } from './messages';
-import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool, type ToolCall } from './tool';
+import { SESSION_INSTRUCTIONS, SESSION_TOOLS } from './session-tools';
+import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool, toolResult } from './tool';
 import { ASSISTANT_INSTRUCTIONS, ASSISTANT_TOOLS } from './tools';
 
 const MCP_SERVER_INFO = { name: 'switchboard', title: 'Switchboard', version: '1.0.0' };
@@ -48,6 +54,31 @@ function toolDefinition(tool: AssistantTool): Tool {
   };
 }
 
+/**
+ * The toolbox of this request's credential: what it lists, what it can call, and the context its calls
+ * run in (under a session, acting for the conversation's contact).
+ */
+function toolboxOf(principal: Principal, ctx: OperationContext) {
+  if (principal.kind === 'assistant_session') {
+    return {
+      instructions: SESSION_INSTRUCTIONS,
+      listed: SESSION_TOOLS,
+      callable: SESSION_TOOLS,
+      ctx: {
+        ...ctx,
+        actingFor: { conversationId: principal.conversationId, contact: principal.contact },
+      },
+    };
+  }
+  return {
+    instructions: ASSISTANT_INSTRUCTIONS,
+    // Only what this credential may call; calling another still answers forbidden, as REST does.
+    listed: ASSISTANT_TOOLS.filter((tool) => mayCall(tool, principal.permissions)),
+    callable: ASSISTANT_TOOLS,
+    ctx,
+  };
+}
+
 /** A refusal as a tool result: `isError`, and the problem document REST would answer as its text. */
 function refusal(error: AppError, requestId: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(problemBody(error, requestId)) }] };
@@ -58,12 +89,13 @@ export async function serveMcp(input: {
   http: HttpInput;
   body: unknown;
 }): Promise<McpReply> {
-  const { ctx, body } = input;
+  const { body } = input;
   const { request, requestId, principal } = input.http;
   // The pipeline counted this request once; each further message of a batch counts as one more.
   if (Array.isArray(body)) await assertWithinApiRateLimit(principal, body.length - 1);
+  const toolbox = toolboxOf(principal, input.ctx);
 
-  const mcp = new McpServer(MCP_SERVER_INFO, { instructions: ASSISTANT_INSTRUCTIONS });
+  const mcp = new McpServer(MCP_SERVER_INFO, { instructions: toolbox.instructions });
   const { server } = mcp;
   server.registerCapabilities({ tools: {} });
   server.onerror = (error) => logger().debug({ err: error, request_id: requestId }, 'mcp transport');
@@ -71,16 +103,13 @@ export async function serveMcp(input: {
   // answered, it is thrown to the pipeline, which answers 500 (logged) or 503 as for any route.
   let failure: { error: unknown } | undefined;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    // Only what this credential may call; calling another still answers forbidden, as REST does.
-    tools: ASSISTANT_TOOLS.filter((tool) => mayCall(tool, principal.role)).map(toolDefinition),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listed.map(toolDefinition) }));
   // The SDK dispatches a batch's messages at once; its tool calls run one after the other instead, so
   // a batch costs no more memory or connections at a time than a single call.
   let previous: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(CallToolRequestSchema, (call): Promise<CallToolResult> => {
     const run = previous.then(async (): Promise<CallToolResult> => {
-      const tool = ASSISTANT_TOOLS.find((t) => t.name === call.params.name);
+      const tool = toolbox.callable.find((t) => t.name === call.params.name);
       if (!tool) {
         return refusal(
           new AppError('not_found', `No tool is named ${call.params.name}; tools/list names them`),
@@ -88,7 +117,12 @@ export async function serveMcp(input: {
         );
       }
       try {
-        return await boundedResult(tool, { ctx, role: principal.role, args: call.params.arguments ?? {} });
+        const answer = await runTool(tool, {
+          ctx: toolbox.ctx,
+          permissions: principal.permissions,
+          args: call.params.arguments ?? {},
+        });
+        return toolResult(answer);
       } catch (error) {
         if (error instanceof AppError) return refusal(error, requestId);
         failure ??= { error };
@@ -111,52 +145,6 @@ export async function serveMcp(input: {
     return await replyOf(response);
   } finally {
     await mcp.close();
-  }
-}
-
-/** The most a tool result holds as JSON: its text and its structured content together. */
-export const MAX_TOOL_RESULT_BYTES = 64 * 1024;
-/** Room for the result's own keys and the JSON-RPC envelope around it. */
-const ENVELOPE_BYTES = 1024;
-/**
- * The answer's budget on a first try: the result carries it twice, the second time as a JSON string,
- * whose escaping lengthens it (each quote of the JSON is escaped).
- */
-const FIRST_BUDGET = Math.floor((MAX_TOOL_RESULT_BYTES - ENVELOPE_BYTES) / 2.5);
-
-function resultOf(answer: unknown): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(answer) }],
-    ...(answer && typeof answer === 'object' ? { structuredContent: answer as Record<string, unknown> } : {}),
-  };
-}
-
-/**
- * A tool's result within MAX_TOOL_RESULT_BYTES: its route's answer cut to a budget (a list says
- * `truncated` or gives a `next_cursor`, server/lib/answer-size.ts). A read whose result still came out
- * larger (text that escapes more than guessed) is asked again for proportionally less; a change, which
- * happened once and cannot be asked again, keeps its structured content and says so in its text.
- */
-async function boundedResult(
-  tool: AssistantTool,
-  call: Omit<ToolCall, 'answerBytes'>,
-): Promise<CallToolResult> {
-  let budget = FIRST_BUDGET;
-  for (let attempt = 1; ; attempt++) {
-    const answer = await runTool(tool, { ...call, answerBytes: budget });
-    const result = resultOf(answer);
-    const size = jsonBytes(result);
-    if (size <= MAX_TOOL_RESULT_BYTES) return result;
-    if (tool.route.method === 'GET' && attempt < 3) {
-      budget = Math.floor((budget * (MAX_TOOL_RESULT_BYTES - ENVELOPE_BYTES)) / size);
-      continue;
-    }
-    const slim: CallToolResult = {
-      content: [{ type: 'text', text: 'The answer is too long to repeat as text: read structuredContent.' }],
-      ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
-    };
-    if (jsonBytes(slim) <= MAX_TOOL_RESULT_BYTES) return slim;
-    throw new Error(`tool ${tool.name} answered ${size} bytes, more than MAX_TOOL_RESULT_BYTES even cut`);
   }
 }
 

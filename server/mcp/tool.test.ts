@@ -6,10 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listOf } from '@/server/api/schemas/common';
 import { bookingRoutes } from '@/server/api/v1/bookings';
+import { conversationRoutes } from '@/server/api/v1/conversations';
 import { CreateBookingInput } from '@/server/domain/bookings/schemas';
+import type { ActingFor } from '@/server/domain/context';
+import type { AnyTenantRoute } from '@/server/http/route';
 import { AppError } from '@/server/lib/errors';
-import { inputSchemaOf, type JsonSchema, jsonSchemaOf, outputSchemaOf, routeInputOf, toolFrom } from './tool';
-import { ASSISTANT_TOOLS } from './tools';
+import { SESSION_TOOLS } from './session-tools';
+import {
+  type AssistantTool,
+  inputSchemaOf,
+  type JsonSchema,
+  jsonSchemaOf,
+  longestFitting,
+  outputSchemaOf,
+  routeInputOf,
+  toolFrom,
+} from './tool';
+import { ASSISTANT_TOOLS, keepEarliestSlots, keepFirstEntries } from './tools';
 
 const route = (operationId: string) => {
   const found = bookingRoutes.find((r) => r.operationId === operationId);
@@ -143,5 +156,107 @@ describe('a tool’s input', () => {
     expect(() => toolFrom(route('getBooking'), { name: 'y', description: 'y' })).toThrow(/path parameters/);
     const wrong = toolFrom(route('listBookings'), { name: 'z', description: 'z', pick: ['customer_name'] });
     expect(() => inputSchemaOf(wrong)).toThrow(/has no field customer_name/);
+  });
+});
+
+describe('a session’s tool', () => {
+  const acting: ActingFor = { conversationId: 'cnv_mine', contact: { name: 'Ada', phone: '34600111222' } };
+  const book = toolFrom(route('createBooking'), {
+    name: 'book_slot',
+    description: 'test',
+    pick: ['service_id', 'start_at'],
+    bind: { customer: (a) => ({ name: a.contact.name, phone: `+${a.contact.phone}` }) },
+  });
+
+  it('offers none of its bound fields, and fills them from the session after the arguments', () => {
+    expect(Object.keys(inputSchemaOf(book).properties as object)).toEqual(['service_id', 'start_at']);
+    expect(inputSchemaOf(book).required).toEqual(['start_at']);
+    const input = routeInputOf(book, { service_id: 'svc_1', start_at: '2030-01-01T10:00:00Z' }, acting);
+    expect(input.body).toMatchObject({ customer: { name: 'Ada', phone: '+34600111222' } });
+    expect(
+      fieldErrors(() =>
+        routeInputOf(book, { start_at: '2030-01-01T10:00:00Z', customer: { name: 'B' } }, acting),
+      ),
+    ).toEqual([{ path: 'customer', message: 'Not a field of book_slot' }]);
+    expect(() => routeInputOf(book, { start_at: '2030-01-01T10:00:00Z' })).toThrow(
+      /only for an assistant session/,
+    );
+  });
+
+  it('may bind its path id instead of offering it, never both', () => {
+    const send = toolFrom(
+      conversationRoutes.find((r) => r.operationId === 'sendConversationMessage') as AnyTenantRoute,
+      {
+        name: 'send_message',
+        description: 'test',
+        pick: ['text'],
+        bind: { id: (a) => a.conversationId },
+      },
+    );
+    expect(Object.keys(inputSchemaOf(send).properties as object)).toEqual(['text']);
+    expect(routeInputOf(send, { text: 'hi' }, acting).params).toEqual({ id: 'cnv_mine' });
+    expect(() =>
+      toolFrom(route('cancelBooking'), {
+        name: 'x',
+        description: 'x',
+        idParam: { name: 'booking_id', description: 'x' },
+        bind: { id: () => 'bkg_x' },
+      }),
+    ).toThrow(/offered and bound/);
+  });
+
+  it('answers its own schema, with truncated when it cuts', () => {
+    const list = SESSION_TOOLS.find((t) => t.name === 'list_customer_bookings');
+    const output = outputSchemaOf(list as AssistantTool) as { properties: Record<string, JsonSchema> };
+    expect(Object.keys(output.properties)).toEqual(['data', 'truncated']);
+    expect(Object.keys((output.properties.data.items as JsonSchema).properties as object)).not.toContain(
+      'customer',
+    );
+  });
+});
+
+describe('cutting an answer to 64 KiB', () => {
+  it('keeps the longest prefix that fits', () => {
+    const items = Array.from({ length: 50 }, (_, i) => i);
+    const kept = longestFitting(
+      items,
+      (k) => k,
+      (c) => (c as number[]).length <= 17,
+    ) as number[];
+    expect(kept).toEqual(items.slice(0, 17));
+    expect(
+      longestFitting(
+        items,
+        (k) => k,
+        () => false,
+      ),
+    ).toEqual([]);
+  });
+
+  it('find_slots keeps the earliest slots, dropping the later dates', () => {
+    const slot = (date: string, hh: string) => ({
+      start: `${date}T${hh}:00:00.000Z`,
+      end: 'x',
+      resource_ids: [],
+    });
+    const answer = {
+      service_id: 'svc',
+      time_zone: 'UTC',
+      days: {
+        '2030-01-01': [slot('2030-01-01', '09'), slot('2030-01-01', '10')],
+        '2030-01-02': [slot('2030-01-02', '09')],
+      },
+    };
+    const fits = (c: unknown) => Object.values((c as typeof answer).days).flat().length <= 2;
+    expect(keepEarliestSlots(answer, fits)).toEqual({
+      ...answer,
+      days: { '2030-01-01': answer.days['2030-01-01'] },
+    });
+    expect(
+      keepFirstEntries(
+        { data: [1, 2, 3], next_cursor: null },
+        (c) => (c as { data: number[] }).data.length < 2,
+      ),
+    ).toEqual({ data: [1], next_cursor: null });
   });
 });

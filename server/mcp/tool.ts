@@ -4,11 +4,15 @@
 // `booking_id`, `conversation_id`), its output schema from the route's success response, and a call
 // runs the route's handler after the route's permission check and the route's validation (the same
 // 422 field errors), so it has the same events, audit and domain code. A tool adds only its name, a
-// description for a model, and which of the route's fields it offers.
+// description for a model, and which of the route's fields it offers. A tool of an assistant session
+// (./session-tools.ts) adds the route fields it fills from the session instead (`bind`: the
+// conversation, the customer) and the narrower answer it gives (`answer`). No answer is larger than
+// MAX_RESULT_BYTES: a tool whose answer can grow says how to cut it (`fit`).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { hasPermission } from '@/server/client-safe/permissions';
-import type { Role } from '@/server/client-safe/statuses';
-import type { OperationContext } from '@/server/domain/context';
+import { allows, type Permission } from '@/server/client-safe/permissions';
+import { recordToolRead } from '@/server/domain/audit/record-audit';
+import type { ActingFor, OperationContext } from '@/server/domain/context';
 import type { AnyTenantRoute, ResponseSpec } from '@/server/http/route';
 import { parseRouteInput, pathParamNames, runRoute } from '@/server/http/route-input';
 import { AppError, Errors, type FieldError } from '@/server/lib/errors';
@@ -32,7 +36,23 @@ export interface ToolOptions {
   requireOneOf?: readonly string[];
   /** Route fields the tool sets itself and does not offer (`list_customer_bookings`: `limit`). */
   fixed?: Readonly<Record<string, unknown>>;
+  /**
+   * Route fields an assistant session fills, from its conversation, at every call (`id`: the
+   * conversation; `customer`: its contact); never offered, so a model cannot name them. The domain
+   * also narrows what the call reaches (`ctx.actingFor`).
+   */
+  bind?: Readonly<Record<string, (actingFor: ActingFor) => unknown>>;
+  /** What the tool answers instead of the route's body (its schema, and how it is made from the body). */
+  answer?: { schema: z.ZodType; present: (ctx: OperationContext, body: unknown) => Promise<unknown> };
+  /**
+   * How an answer over MAX_RESULT_BYTES is cut (the earliest slots, the first bookings), marked
+   * `truncated: true`. A tool without one answers a single resource, bounded by its schema's limits.
+   */
+  fit?: (answer: unknown, fits: (candidate: unknown) => boolean) => unknown;
 }
+
+/** No tool result is larger than this: its text and its structured content together, as JSON. */
+export const MAX_RESULT_BYTES = 64 * 1024;
 
 export interface AssistantTool extends ToolOptions {
   route: AnyTenantRoute;
@@ -41,18 +61,20 @@ export interface AssistantTool extends ToolOptions {
 /** A tool over `route`. The route object is read at every call, so a change to it changes the tool. */
 export function toolFrom(route: AnyTenantRoute, options: ToolOptions): AssistantTool {
   const params = pathParamNames(route.path);
-  const expected = options.idParam ? ['id'] : [];
+  const expected = options.idParam || options.bind?.id ? ['id'] : [];
   if (params.join() !== expected.join()) {
     throw new Error(
-      `tool ${options.name}: ${route.operationId} has path parameters [${params}]; an idParam stands for {id} only`,
+      `tool ${options.name}: ${route.operationId} has path parameters [${params}]; an idParam (or a bound id) stands for {id} only`,
     );
   }
+  if (options.idParam && options.bind?.id)
+    throw new Error(`tool ${options.name}: its id is offered and bound`);
   return { ...options, route };
 }
 
-/** Whether a role may call the tool: the route's permission (server/client-safe/permissions.ts). */
-export function mayCall(tool: AssistantTool, role: Role): boolean {
-  return hasPermission(role, tool.route.permission);
+/** Whether a credential may call the tool: the route's permission (server/client-safe/permissions.ts). */
+export function mayCall(tool: AssistantTool, permissions: readonly Permission[]): boolean {
+  return allows(permissions, tool.route.permission);
 }
 
 // --- JSON Schemas --------------------------------------------------------------------------------
@@ -101,12 +123,13 @@ const routeField = (tool: AssistantTool, field: string) => tool.rename?.[field] 
 /** The fields of the route's body or query that the tool offers, by their REST names, in order. */
 function offeredRouteFields(tool: AssistantTool, properties: JsonSchema): string[] {
   const fixed = Object.keys(tool.fixed ?? {});
+  const bound = Object.keys(tool.bind ?? {});
   const fields = tool.pick ?? Object.keys(properties).filter((f) => !fixed.includes(f));
-  for (const field of fields) {
+  for (const field of [...fields, ...bound.filter((f) => f !== 'id')]) {
     if (!(field in properties))
       throw new Error(`tool ${tool.name}: ${tool.route.operationId} has no field ${field}`);
   }
-  return [...fields];
+  return fields.filter((f) => !bound.includes(f));
 }
 
 function sourceSchemaOf(tool: AssistantTool): { properties: JsonSchema; required: string[] } {
@@ -149,12 +172,25 @@ function successSchemaOf(tool: AssistantTool): z.ZodType | undefined {
   return success?.[1].schema;
 }
 
-/** The tool's output schema: the route's success answer (an object: MCP's structured content is one). */
+/**
+ * The tool's output schema: its own answer's or the route's success answer (an object: MCP's
+ * structured content is one), with `truncated` when the tool cuts long answers.
+ */
 export function outputSchemaOf(tool: AssistantTool): JsonSchema | undefined {
-  const schema = successSchemaOf(tool);
+  const schema = tool.answer?.schema ?? successSchemaOf(tool);
   if (!schema) return undefined;
   const json = jsonSchemaOf(schema, 'output');
-  return json.type === 'object' ? { $schema: 'http://json-schema.org/draft-07/schema#', ...json } : undefined;
+  if (json.type !== 'object') return undefined;
+  const properties = tool.fit
+    ? {
+        ...(json.properties as JsonSchema),
+        truncated: {
+          type: 'boolean',
+          description: `Present (true) only when the answer was cut to stay under ${MAX_RESULT_BYTES / 1024} KiB`,
+        },
+      }
+    : json.properties;
+  return { $schema: 'http://json-schema.org/draft-07/schema#', ...json, properties };
 }
 
 // --- Calls ---------------------------------------------------------------------------------------
@@ -162,8 +198,10 @@ export function outputSchemaOf(tool: AssistantTool): JsonSchema | undefined {
 /**
  * The route's input from the tool's arguments: only the tool's fields (another is a field error),
  * its own required fields, then the route's validation, whose field errors name the tool's fields.
+ * A session's tool takes its bound fields from `actingFor`, after the arguments, so nothing the model
+ * sends can stand in for them.
  */
-export function routeInputOf(tool: AssistantTool, args: unknown) {
+export function routeInputOf(tool: AssistantTool, args: unknown, actingFor?: ActingFor) {
   if (!args || typeof args !== 'object' || Array.isArray(args)) {
     throw Errors.validation([{ path: '(input)', message: 'Expected an object of the tool’s fields' }]);
   }
@@ -187,6 +225,10 @@ export function routeInputOf(tool: AssistantTool, args: unknown) {
   for (const [key, value] of Object.entries(given)) {
     raw[key === tool.idParam?.name ? 'id' : routeField(tool, key)] = value;
   }
+  if (tool.bind) {
+    if (!actingFor) throw new Error(`tool ${tool.name} runs only for an assistant session`);
+    for (const [field, fill] of Object.entries(tool.bind)) raw[field] = fill(actingFor);
+  }
   try {
     return parseRouteInput(tool.route, raw);
   } catch (error) {
@@ -205,31 +247,94 @@ function toolPath(tool: AssistantTool, path: string): string {
 }
 
 /**
- * Runs the tool for a caller of `role`: the route's permission (403 forbidden, before the input as
- * REST answers), its input, then its handler with `ctx.tool` set, so that what it changes is audited
- * as this tool's call. Answers the route's success body.
+ * Runs the tool for a caller holding `permissions`: the route's permission (403 forbidden, before the
+ * input as REST answers), its input, then its handler with `ctx.tool` set, so that what it changes is
+ * audited as this tool's call (under a session its reads too). Answers the route's success body, or
+ * the tool's own answer, cut to MAX_RESULT_BYTES.
  */
-export interface ToolCall {
-  ctx: OperationContext;
-  role: Role;
-  args: unknown;
-  /** The most JSON the route's answer may hold (a list cuts itself there): see server/mcp/serve.ts. */
-  answerBytes?: number;
-}
-
-export async function runTool(tool: AssistantTool, call: ToolCall): Promise<unknown> {
+export async function runTool(
+  tool: AssistantTool,
+  call: { ctx: OperationContext; permissions: readonly Permission[]; args: unknown },
+): Promise<unknown> {
   // An Idempotency-Key of the HTTP request covers its whole JSON-RPC body, not one provider call of
   // one of its tool calls: it is not passed on as the operation's request key.
-  const ctx: OperationContext = {
-    ...call.ctx,
-    requestKey: undefined,
-    tool: tool.name,
-    ...(call.answerBytes ? { answerBytes: call.answerBytes } : {}),
-  };
-  return runRoute(tool.route, {
+  const ctx: OperationContext = { ...call.ctx, requestKey: undefined, tool: tool.name };
+  const body = await runRoute(tool.route, {
     ctx,
-    role: call.role,
+    permissions: call.permissions,
     raw: call.args,
-    parse: (raw) => routeInputOf(tool, raw),
+    parse: (raw) => routeInputOf(tool, raw, ctx.actingFor),
   });
+  if (tool.route.method === 'GET') await recordToolRead(ctx);
+  const answer = tool.answer ? await tool.answer.present(ctx, body) : body;
+  return fitted(tool, answer);
+}
+
+/**
+ * The tool result of an answer: its JSON as text and, for an object, the same as structured content
+ * (what MCP clients read; a model reads either).
+ */
+function fullResult(answer: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer) }],
+    ...(answer && typeof answer === 'object' ? { structuredContent: answer as Record<string, unknown> } : {}),
+  };
+}
+
+/** Room for the JSON-RPC envelope around a result. */
+const ENVELOPE_BYTES = 256;
+const resultBytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result)) + ENVELOPE_BYTES;
+/** Whether an answer's result (text and structured content together) is within MAX_RESULT_BYTES. */
+const fits = (answer: unknown) => resultBytes(fullResult(answer)) <= MAX_RESULT_BYTES;
+/** Whether the answer alone (its structured content) is. */
+const fitsOnce = (answer: unknown) =>
+  Buffer.byteLength(JSON.stringify(answer)) + ENVELOPE_BYTES <= MAX_RESULT_BYTES;
+
+/**
+ * The result of an answer (see `fitted`), within MAX_RESULT_BYTES: whole when it fits; an answer of one
+ * resource whose text would pass the bound (text escapes what structured content does not) keeps its
+ * structured content and says so in its text.
+ */
+export function toolResult(answer: unknown): CallToolResult {
+  const full = fullResult(answer);
+  if (!full.structuredContent || resultBytes(full) <= MAX_RESULT_BYTES) return full;
+  return {
+    content: [{ type: 'text', text: 'The answer is too long to repeat as text: read structuredContent.' }],
+    structuredContent: full.structuredContent,
+  };
+}
+
+/**
+ * The answer as it goes out: whole when its result fits, else cut by the tool's `fit` and marked
+ * truncated (a page's next_cursor then goes on from the last entry kept).
+ */
+function fitted(tool: AssistantTool, answer: unknown): unknown {
+  if (fits(answer)) return answer;
+  if (tool.fit)
+    return {
+      ...(tool.fit(answer, (candidate) => fits({ ...(candidate as object), truncated: true })) as object),
+      truncated: true,
+    };
+  // Every other tool answers one resource, which its schema's limits keep under the bound once.
+  if (fitsOnce(answer)) return answer;
+  throw new Error(`tool ${tool.name} answered more than ${MAX_RESULT_BYTES} bytes and cannot cut it`);
+}
+
+/**
+ * The longest prefix of `items` for which `fits(make(prefix))` holds (binary search: `fits` serialises
+ * the whole candidate). Shared by the cuts of lists and slots.
+ */
+export function longestFitting<T>(
+  items: readonly T[],
+  make: (kept: T[]) => unknown,
+  fits: (c: unknown) => boolean,
+) {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(make(items.slice(0, mid)))) low = mid;
+    else high = mid - 1;
+  }
+  return make(items.slice(0, low));
 }

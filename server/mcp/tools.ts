@@ -6,10 +6,11 @@
 import { availabilityRoutes } from '@/server/api/v1/availability';
 import { bookingRoutes } from '@/server/api/v1/bookings';
 import { conversationRoutes } from '@/server/api/v1/conversations';
+import { cursorAfter } from '@/server/db/pagination';
 import type { AnyRoute, AnyTenantRoute } from '@/server/http/route';
-import { type AssistantTool, toolFrom } from './tool';
+import { type AssistantTool, longestFitting, toolFrom } from './tool';
 
-function route(routes: readonly AnyRoute[], operationId: string): AnyTenantRoute {
+export function route(routes: readonly AnyRoute[], operationId: string): AnyTenantRoute {
   const found = routes.find((r) => r.operationId === operationId);
   if (found?.auth !== 'tenant') throw new Error(`no tenant route ${operationId}`);
   return found;
@@ -24,6 +25,46 @@ const CONVERSATION_ID = {
   description: 'The id (cnv_…) of the conversation with the customer',
 };
 
+type Slots = { days: Record<string, unknown[]> } & Record<string, unknown>;
+
+/** find_slots' cut: the earliest slots that fit; the dates after the last one kept are left out. */
+export function keepEarliestSlots(answer: unknown, fits: (candidate: unknown) => boolean): unknown {
+  const { days, ...rest } = answer as Slots;
+  const slots = Object.entries(days).flatMap(([date, list]) => list.map((slot) => ({ date, slot })));
+  return longestFitting(
+    slots,
+    (kept) => {
+      const cut: Record<string, unknown[]> = {};
+      for (const { date, slot } of kept) {
+        cut[date] ??= [];
+        cut[date].push(slot);
+      }
+      return { ...rest, days: cut };
+    },
+    fits,
+  );
+}
+
+/**
+ * A page's cut: its first entries (the newest bookings) that fit, its next_cursor going on from the
+ * last one kept (server/db/pagination.ts), so the next page starts where this one stopped.
+ */
+export function keepFirstEntries(answer: unknown, fits: (candidate: unknown) => boolean): unknown {
+  const { data, ...rest } = answer as { data: unknown[] } & Record<string, unknown>;
+  return longestFitting(
+    data,
+    (kept) => {
+      const last = kept[kept.length - 1] as { id?: unknown } | undefined;
+      const cursor =
+        kept.length < data.length && typeof last?.id === 'string' && 'next_cursor' in rest
+          ? { next_cursor: cursorAfter(last.id) }
+          : {};
+      return { ...rest, data: kept, ...cursor };
+    },
+    fits,
+  );
+}
+
 /** Read by the model when it connects (the `instructions` of the MCP initialize answer). */
 export const ASSISTANT_INSTRUCTIONS =
   'Tools of one business on Switchboard (the tenant of your credential): find free times of its services, ' +
@@ -32,7 +73,8 @@ export const ASSISTANT_INSTRUCTIONS =
   'values. A refused call answers isError with a problem document whose code says why: slot_unavailable ' +
   '(taken: offer another time), validation_failed (errors[] names each field), not_found, forbidden, ' +
   'invalid_transition (not possible in the current state), outside_customer_service_window (only a WhatsApp ' +
-  'template can reach the customer now).';
+  'template can reach the customer now), no_free_slots (nothing free in those days). On WhatsApp, prefer ' +
+  'offer_slots to listing times in text: the customer taps a time and the service books it.';
 
 export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
   toolFrom(route(availabilityRoutes, 'listSlots'), {
@@ -43,9 +85,10 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       '(YYYY-MM-DD, inclusive, at most 31 days apart) read in time_zone, the customer’s IANA zone (e.g. ' +
       'Europe/Madrid; default UTC). The answer has every date of the range, each with its free slots in ' +
       'order (an empty list when nothing is free): start and end in UTC, and the resource_ids (staff, rooms) ' +
-      'free then. Say times to the customer in their own zone. truncated: true means more was free than one ' +
-      'answer holds: the dates listed end at the cut; ask again from the last date listed for later times.',
+      'free then. Say times to the customer in their own zone. A long range can be cut (truncated: true): the ' +
+      'earliest slots are kept; ask again from the last date shown for later ones.',
     pick: ['service_id', 'start', 'end', 'time_zone', 'resource_id'],
+    fit: keepEarliestSlots,
   }),
   toolFrom(route(bookingRoutes, 'createBooking'), {
     name: 'book_slot',
@@ -91,6 +134,7 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
     rename: { phone: 'customer_phone', email: 'customer_email' },
     requireOneOf: ['phone', 'email'],
     fixed: { limit: 100 },
+    fit: keepFirstEntries,
   }),
   toolFrom(route(conversationRoutes, 'sendConversationMessage'), {
     name: 'send_message',
@@ -101,6 +145,18 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       'open (24 h after the customer’s last message); otherwise the call is refused with ' +
       'outside_customer_service_window, nothing is sent, and only a template can reach the customer. The ' +
       'answer is the message: status sent, queued (sent again shortly) or failed with its failure_reason.',
+    idParam: CONVERSATION_ID,
+  }),
+  toolFrom(route(conversationRoutes, 'offerTimes'), {
+    name: 'offer_slots',
+    description:
+      'Offer the customer free times of a service on WhatsApp as a list they tap, instead of typing them: ' +
+      'the service sends one list message of up to 10 free times over `days` local days (1 to 7, default 3) ' +
+      'from `date` (YYYY-MM-DD, default today) in `time_zone` (IANA, default the service’s). The customer’s ' +
+      'tap holds the time at once and the service answers them itself (Confirm / Other times, or a payment ' +
+      'link for a paid service): you need not book. With booking_id (a pending or confirmed booking of this ' +
+      'customer) a tap moves that booking instead. no_free_slots: nothing is free in those days, try other ' +
+      'days; outside_customer_service_window: the customer has not written in 24 h, nothing was sent.',
     idParam: CONVERSATION_ID,
   }),
   toolFrom(route(conversationRoutes, 'handoffConversation'), {

@@ -4,6 +4,7 @@
 // on serverless hosts. Every job is idempotent and safe to run on several instances at once.
 
 import { deleteExpiredIdempotencyKeys } from '@/server/db/idempotency-retention';
+import { deleteExpiredAssistantSessions } from '@/server/domain/assistant-sessions/delete-expired-sessions';
 import { failInterruptedMessages } from '@/server/domain/conversations/fail-interrupted-messages';
 import { sendScheduledMessages } from '@/server/domain/conversations/send-scheduled-messages';
 import { deleteExpiredEvents } from '@/server/events/retention';
@@ -47,5 +48,12 @@ export const PERIODIC_JOBS: PeriodicJob[] = [
     cron: '*/10 * * * *',
     everyMs: 600_000,
     run: async () => ({ deleted: await deleteExpiredIdempotencyKeys({ budgetMs: 20_000 }) }),
+  },
+  {
+    // Assistant sessions past their expiry (at most an hour after they were minted), 500 per statement.
+    name: 'delete-expired-assistant-sessions',
+    cron: '*/10 * * * *',
+    everyMs: 600_000,
+    run: async () => ({ deleted: await deleteExpiredAssistantSessions({ budgetMs: 20_000 }) }),
   },
 ];

@@ -19,6 +19,7 @@ export const TIMER_KINDS = [
   'conversation.handoff',
   'payment.expire_checkout',
   'payment.refund_late',
+  'conversation.tap',
 ] as const;
 export type TimerKind = (typeof TIMER_KINDS)[number];
 

@@ -6,7 +6,7 @@
 // answers the route's success body (`null` for a 204). GET routes become queries, others mutations.
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z } from 'zod';
-import type { Role } from '@/server/client-safe/statuses';
+import type { Permission } from '@/server/client-safe/permissions';
 import type { AnyRoute, AnyTenantRoute, PathParams, Responses } from '@/server/http/route';
 import { runRoute } from '@/server/http/route-input';
 import { createTRPCRouter, protectedProcedure } from './init';
@@ -55,9 +55,9 @@ export function procedureFrom<R extends AnyTenantRoute>(route: R): ProcedureOf<R
     ctx,
     input,
   }: {
-    ctx: Parameters<R['handler']>[0]['ctx'] & { role: Role };
+    ctx: Parameters<R['handler']>[0]['ctx'] & { viewer: { permissions: readonly Permission[] } };
     input: unknown;
-  }) => runRoute(route, { ctx, role: ctx.role, raw: input });
+  }) => runRoute(route, { ctx, permissions: ctx.viewer.permissions, raw: input });
   const built = route.method === 'GET' ? procedure.query(resolve) : procedure.mutation(resolve);
   return built as unknown as ProcedureOf<R>;
 }

@@ -147,6 +147,7 @@ const signedInWithTenant = t.middleware(({ ctx, next }) => {
   return next({
     ctx: {
       ...operationContext(viewer.tenantId, { type: 'user', id: viewer.userId }, ctx.clientAddress),
+      permissions: viewer.permissions,
       viewer,
       role: viewer.role,
       userId: viewer.userId,
@@ -167,6 +168,7 @@ export const protectedProcedure = serviceProcedure
       tenantId: ctx.tenantId,
       role: ctx.role,
       userId: ctx.userId,
+      permissions: ctx.permissions,
     });
     return next();
   })
@@ -175,7 +177,7 @@ export const protectedProcedure = serviceProcedure
 /** A procedure for those whose role holds `permission` (server/client-safe/permissions.ts), as REST checks it. */
 export function permittedProcedure(permission: Permission) {
   return protectedProcedure.use(({ ctx, next }) => {
-    requirePermission(ctx, permission);
+    requirePermission(ctx.viewer, permission);
     return next();
   });
 }

@@ -2,6 +2,7 @@
 // (from-route.ts) and named by its operationId, grouped as the REST modules are; only what has no
 // REST twin is written by hand: the overview and the one-time-link pages.
 import { apiKeyRoutes } from '@/server/api/v1/api-keys';
+import { assistantSessionRoutes } from '@/server/api/v1/assistant-sessions';
 import { auditLogRoutes } from '@/server/api/v1/audit-log';
 import { availabilityRoutes } from '@/server/api/v1/availability';
 import { bookingRoutes } from '@/server/api/v1/bookings';
@@ -22,6 +23,7 @@ import { overviewRouter } from './routers/overview';
 
 export const appRouter = createTRPCRouter({
   apiKeys: routerFrom(apiKeyRoutes),
+  assistantSessions: routerFrom(assistantSessionRoutes),
   auditLog: routerFrom(auditLogRoutes),
   bookings: routerFrom([...bookingRoutes, ...availabilityRoutes]),
   channels: routerFrom(channelRoutes),

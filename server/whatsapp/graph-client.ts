@@ -1,8 +1,9 @@
 // Outbound calls to the WhatsApp Cloud API with a channel's bearer token: sending a message (text,
-// template or media: `POST {graph}/{phone_number_id}/messages`), fetching an inbound media file
+// template, media or interactive: `POST {graph}/{phone_number_id}/messages`), fetching an inbound media file
 // (`GET {graph}/{media_id}`, then its URL), and checking that a token can read a number
 // (`GET {graph}/{phone_number_id}`). Never throws: callers record the reason.
 import { settings } from '@/server/config/settings';
+import type { Interactive } from './interactive';
 
 export const GRAPH_TIMEOUT_MS = 10_000;
 const MAX_REASON = 500;
@@ -53,6 +54,7 @@ async function callGraph(input: {
 /** What an outbound message carries, in the Graph API's own terms. */
 export type OutboundContent =
   | { type: 'text'; text: string }
+  | { type: 'interactive'; interactive: Interactive }
   | { type: 'template'; template: { name: string; language: string; components?: unknown[] } }
   | {
       type: 'media';
@@ -71,6 +73,8 @@ function graphBody(content: OutboundContent): Record<string, unknown> {
   switch (content.type) {
     case 'text':
       return { type: 'text', text: { preview_url: false, body: content.text } };
+    case 'interactive':
+      return { type: 'interactive', interactive: content.interactive };
     case 'template': {
       const { name, language, components } = content.template;
       return { type: 'template', template: { name, language: { code: language }, components } };

@@ -21,11 +21,21 @@ const InboundMessage = z.looseObject({
   audio: MediaObject.optional().catch(undefined),
   document: MediaObject.optional().catch(undefined),
   sticker: MediaObject.optional().catch(undefined),
-  button: z.looseObject({ text: z.string().optional() }).optional().catch(undefined),
+  // A template's quick-reply button: `payload` is what the service set when it sent the template.
+  button: z
+    .looseObject({ text: z.string().optional(), payload: z.string().optional() })
+    .optional()
+    .catch(undefined),
   interactive: z
     .looseObject({
-      button_reply: z.looseObject({ title: z.string().optional() }).optional().catch(undefined),
-      list_reply: z.looseObject({ title: z.string().optional() }).optional().catch(undefined),
+      button_reply: z
+        .looseObject({ id: z.string().optional(), title: z.string().optional() })
+        .optional()
+        .catch(undefined),
+      list_reply: z
+        .looseObject({ id: z.string().optional(), title: z.string().optional() })
+        .optional()
+        .catch(undefined),
       nfm_reply: z.looseObject({ body: z.string().optional() }).optional().catch(undefined),
     })
     .optional()
@@ -143,6 +153,30 @@ export function messageMedia(
     ...(media.caption ? { caption: media.caption } : {}),
     ...(media.filename ? { filename: media.filename } : {}),
   };
+}
+
+/** Ids longer than any the service sends are not its choices (row ids ≤ 200, button ids ≤ 256). */
+const MAX_TAP_ID = 256;
+
+/**
+ * A tap on something the service sent: a row of a list (`list_reply`), a reply button
+ * (`button_reply`), or a template's quick-reply button (`button` with the payload the service set).
+ * Null for anything else. The id is only looked up, never trusted as data (server/domain/offers/).
+ */
+export function messageTap(
+  message: InboundMessage,
+): { type: 'list_reply' | 'button_reply' | 'quick_reply'; id: string; title: string } | null {
+  const pick = (type: 'list_reply' | 'button_reply' | 'quick_reply', id?: string, title?: string) =>
+    id && id.length <= MAX_TAP_ID ? { type, id, title: (title ?? '').slice(0, 200) } : null;
+  if (message.type === 'interactive') {
+    const list = message.interactive?.list_reply;
+    if (list) return pick('list_reply', list.id, list.title);
+    const button = message.interactive?.button_reply;
+    if (button) return pick('button_reply', button.id, button.title);
+    return null;
+  }
+  if (message.type === 'button') return pick('quick_reply', message.button?.payload, message.button?.text);
+  return null;
 }
 
 /** What we store as a message's text: the text itself, or a readable rendering of other kinds. */

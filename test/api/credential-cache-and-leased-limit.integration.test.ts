@@ -1,6 +1,7 @@
 // The request path without a database round trip per credential or per rate-limit count
 // (docs/operations.md, "Rate limits and credential checks on the request path"): credentials are cached until a
 // change to them is announced, and the API limit is spent from leases of the shared count.
+
 import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +11,7 @@ import {
   stopCredentialCache,
 } from '@/server/auth/credential-cache';
 import type { Principal } from '@/server/auth/principal';
+import { permissionsOf } from '@/server/client-safe/permissions';
 import { resetSettingsCache } from '@/server/config/settings';
 import { directDatabaseUrl } from '@/server/db/client';
 import { assertWithinApiRateLimit, leaseSize, resetApiRateLimitLeases } from '@/server/http/api-rate-limit';
@@ -82,6 +84,22 @@ describe('the credential cache', () => {
     );
   });
 
+  it('keeps a key’s permissions with it, and forgets them when another connection changes them in SQL', async () => {
+    const key = await tenant.admin('POST', '/api-keys', {
+      body: { name: 'cached, restricted', permissions: ['bookings.read', 'bookings.write'] },
+    });
+    expect(key.status).toBe(201);
+    const token = key.body.key as string;
+    for (let i = 0; i < 3; i++)
+      expect((await api('GET', '/bookings', { token, tenantId: tenant.tenantId })).status).toBe(200);
+    await sql.query(`update api_keys set permissions = '{payments.read}' where id = $1`, [key.body.id]);
+    await until(
+      async () => (await api('GET', '/bookings', { token, tenantId: tenant.tenantId })).status === 403,
+      2_000,
+    );
+    expect((await api('GET', '/payments', { token, tenantId: tenant.tenantId })).status).toBe(200);
+  });
+
   it('cuts off an access token at once when its member is removed (memberships are not cached)', async () => {
     const agent = await tenant.as('agent');
     expect((await agent('GET', '/bookings')).status).toBe(200);
@@ -115,8 +133,8 @@ describe('the leased API limit', () => {
   const principal: Principal = {
     kind: 'api_key',
     tenantId: '00000000-0000-4000-8000-00000000beef',
-    role: 'admin',
     keyId: 'key_lease',
+    permissions: permissionsOf('admin'),
   };
   afterEach(() => {
     process.env.API_RATE_LIMIT_PER_SECOND = TEST_ENV.API_RATE_LIMIT_PER_SECOND;

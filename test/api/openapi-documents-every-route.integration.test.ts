@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { routes } from '@/server/api/routes';
+import { ALL_PERMISSIONS } from '@/server/client-safe/permissions';
 import { apiSuite } from '../support/harness';
 
 const { api } = apiSuite({ tenant: false });
@@ -60,5 +62,24 @@ describe('OpenAPI for bookings, conversations, channels, payments and WhatsApp',
     }
     expect(JSON.stringify(doc.components.schemas.Channel)).not.toContain('access_token');
     expect(doc.paths['/api/v1/channels/whatsapp/webhook'].post.security).toEqual([]);
+  });
+});
+
+describe('x-permission', () => {
+  it('every operation that takes a credential states the permission its route needs; public ones none', async () => {
+    const doc: Doc = (await api('GET', '/openapi.json')).body;
+    for (const route of routes) {
+      const op = doc.paths[`/api/v1${route.path}`][route.method.toLowerCase()];
+      const expected = route.auth === 'tenant' ? route.permission : undefined;
+      expect(op['x-permission'], route.operationId).toBe(expected);
+      if (expected) expect(op.description, route.operationId).toContain(`Permission \`${expected}\``);
+    }
+    // Named from the one table: every permission a route needs is one of it.
+    for (const route of routes)
+      if (route.auth === 'tenant') expect(ALL_PERMISSIONS, route.operationId).toContain(route.permission);
+    expect(doc.components.schemas.Permission.enum).toEqual(ALL_PERMISSIONS);
+    expect(doc.paths['/api/v1/conversations/{id}/assistant-sessions'].post['x-permission']).toBe(
+      'assistant_sessions.create',
+    );
   });
 });

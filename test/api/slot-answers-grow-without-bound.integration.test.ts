@@ -15,7 +15,7 @@ import { directDatabaseUrl } from '@/server/db/client';
 import { resetApiRateLimitLeases } from '@/server/http/api-rate-limit';
 import type { AnyTenantRoute } from '@/server/http/route';
 import { MAX_MCP_BATCH } from '@/server/mcp/messages';
-import { MAX_TOOL_RESULT_BYTES } from '@/server/mcp/serve';
+import { MAX_RESULT_BYTES } from '@/server/mcp/tool';
 import { handleTrpcRequest } from '@/server/trpc/http-handler';
 import { viewerFromSession } from '@/server/trpc/membership';
 import { dayFromNow, everyDay, givenResource, givenService } from '../support/booking-fixtures';
@@ -114,7 +114,7 @@ describe('security finding 1: slot answers grow without bound, and MCP and tRPC 
     const assistant = await connectAssistant(suite.url, { tenantId: tenant.tenantId, token: tenant.apiKey });
     const result = await assistant.call('find_slots', { service_id: service.id, start: first, end: last });
     expect(result.isError).toBeFalsy();
-    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_TOOL_RESULT_BYTES);
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_RESULT_BYTES);
     const answer = result.structuredContent as { truncated: boolean; days: Days };
     expect(answer.truncated).toBe(true);
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(answer);
@@ -249,7 +249,7 @@ describe('security finding 1: slot answers grow without bound, and MCP and tRPC 
         ...(cursor ? { cursor } : {}),
       });
       expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
-      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_TOOL_RESULT_BYTES);
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_RESULT_BYTES);
       const page = result.structuredContent as { data: { id: string }[]; next_cursor: string | null };
       for (const b of page.data) {
         expect(seen.has(b.id)).toBe(false);

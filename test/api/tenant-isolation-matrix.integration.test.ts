@@ -1,8 +1,11 @@
-// Tenant isolation and roles, generated from the REST route table and the tRPC router.
-// For every tenant REST route: (a) tenant B's credentials with tenant A's X-Tenant-ID → 403
-// tenant_mismatch; (b) A's credential and header with B's resource ids (of every kind) in the path →
-// 404 not_found, and B's ids in bodies and filters → 422 or an empty list; (c) an agent on every
-// admin route → 403 forbidden. For every tRPC procedure: B's ids with A's viewer → NOT_FOUND (or an
+// Tenant isolation, roles and credentials, generated from the REST route table and the tRPC router.
+// For every tenant REST route: (a) tenant B's credentials (key, agent token, assistant session token)
+// with tenant A's X-Tenant-ID → 403 tenant_mismatch; (b) A's credential and header with B's resource
+// ids (of every kind) in the path → 404 not_found, and B's ids in bodies and filters → 422 or an empty
+// list; (c) an agent on every admin route → 403 forbidden; (d) A's own assistant session token on
+// every route but the one that takes it (POST /mcp) → 403 forbidden; (e) a restricted key on every
+// route whose permission it lacks → 403 forbidden naming that permission, and a read-only key on
+// every route that is not a read. For every tRPC procedure: B's ids with A's viewer → NOT_FOUND (or an
 // empty list), an agent on admin procedures → FORBIDDEN, a session claiming B's tenant → FORBIDDEN.
 // None of those refusals writes anything, and no answer carries B's ids. The tables below say how
 // each route's and procedure's ids are filled; a route or procedure missing from them fails the
@@ -12,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '@/server/api/routes';
 import { signAccessToken } from '@/server/auth/jwt';
 import { startWebSession } from '@/server/auth/web-sessions';
-import { hasPermission } from '@/server/client-safe/permissions';
+import { hasPermission, KEY_PRESETS, type Permission, permissionsOf } from '@/server/client-safe/permissions';
 import { resetSettingsCache } from '@/server/config/settings';
 import { pgPool } from '@/server/db/pool';
 import type { AnyRoute } from '@/server/http/route';
@@ -33,6 +36,7 @@ import { TEST_ENV } from '../support/env';
 import { type FakeGraph, startFakeGraph } from '../support/fake-graph';
 import { type Api, apiSuite, type SuiteTenant } from '../support/harness';
 import { client } from '../support/helpers';
+import { rememberSecret } from '../support/log-scan';
 
 let graph: FakeGraph;
 beforeAll(async () => {
@@ -68,6 +72,7 @@ const KINDS = [
   'resource',
   'service',
   'timeOff',
+  'assistantSession',
 ] as const;
 type Kind = (typeof KINDS)[number];
 type Ids = Record<Kind, string> & { userId: string; agentId: string };
@@ -229,6 +234,8 @@ const REST: Record<string, RestCase> = {
   listInvitations: {},
   revokeInvitation: { id: 'invitation' },
   listAuditLog: { foreignInput: { query: (f) => `?actor_id=${f.userId}`, expect: 'empty' } },
+  createAssistantSession: { id: 'conversation', body: () => ({ ttl_seconds: 60 }) },
+  revokeAssistantSession: { id: 'assistantSession' },
   // The assistant's tools: refused before any protocol work like every route; what a tool call does
   // with B's ids (not_found, empty lists, 422) is test/api/mcp-tools-match-rest.integration.test.ts's "tenant isolation".
   sendMcpMessages: { body: () => ({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
@@ -333,6 +340,10 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
     body: { email: `invitee-${t.tenantId}@example.test`, role: 'agent' },
   });
   expect(invitation.status, invitation.text).toBe(201);
+  const session = await t.admin('POST', `/conversations/${conversation.id}/assistant-sessions`, { body: {} });
+  expect(session.status, session.text).toBe(201);
+  rememberSecret('assistant session token', session.body.token);
+  sessionTokens.set(t.tenantId, session.body.token);
   return {
     booking: booking.id,
     payment: payment.id,
@@ -348,6 +359,7 @@ async function resourcesOf(t: SuiteTenant, number: string): Promise<Ids> {
     resource: resource.id,
     service: service.id,
     timeOff: timeOff.body.id,
+    assistantSession: session.body.id,
     userId: t.adminUserId,
     agentId: t.agentUserId,
   };
@@ -384,7 +396,9 @@ const STATE_SQL = `
     (select count(*) from services where tenant_id = $1)::int as services,
     (select max(updated_at) from services where tenant_id = $1)::text as services_at,
     (select count(*) from time_off where tenant_id = $1)::int as time_off,
-    (select count(*) from timers where tenant_id = $1)::int as timers`;
+    (select count(*) from timers where tenant_id = $1)::int as timers,
+    (select count(*) from assistant_sessions where tenant_id = $1)::int as assistant_sessions,
+    (select count(revoked_at) from assistant_sessions where tenant_id = $1)::int as assistant_sessions_ended`;
 
 async function stateOf(tenantId: string) {
   return (await pgPool().query(STATE_SQL, [tenantId])).rows[0];
@@ -395,6 +409,8 @@ let foreignIds: Ids;
 let foreignIdList: string[];
 let bAgent: Api;
 let cases = 0;
+/** Each tenant's assistant session token, minted for its conversation. */
+const sessionTokens = new Map<string, string>();
 
 function pathOf(
   route: AnyRoute,
@@ -480,11 +496,13 @@ describe('isolation matrix', () => {
   it("(a) tenant B's credentials with tenant A's X-Tenant-ID: 403 tenant_mismatch, nothing written", async () => {
     const before = [await stateOf(a.tenantId), await stateOf(b.tenantId)];
     const bAdmin = client(suite.url, { tenantId: a.tenantId, token: b.apiKey });
+    const bSession = client(suite.url, { tenantId: a.tenantId, token: sessionTokens.get(b.tenantId) });
     for (const route of tenantRoutes) {
       const row = REST[route.operationId];
       for (const [who, api] of [
         ['B admin key', bAdmin],
         ['B agent token', bAgent],
+        ['B assistant session token', bSession],
       ] as const) {
         const path = pathOf(route, row.id && ownIds[row.id]);
         const res = await api(route.method, path, row.body ? { body: row.body(ownIds) } : {});
@@ -572,6 +590,73 @@ describe('isolation matrix', () => {
       cases++;
       expect([res.status, res.body?.code], route.operationId).toEqual([403, 'forbidden']);
     }
+    expect(await stateOf(a.tenantId)).toEqual(before);
+  });
+
+  it('(d) an assistant session token on every route but POST /mcp: 403 forbidden, nothing written', async () => {
+    const session = client(suite.url, { tenantId: a.tenantId, token: sessionTokens.get(a.tenantId) });
+    const before = await stateOf(a.tenantId);
+    const taking = tenantRoutes.filter((route) => route.acceptsAssistantSession);
+    expect(taking.map((r) => r.operationId)).toEqual(['sendMcpMessages']);
+    for (const route of tenantRoutes) {
+      const row = REST[route.operationId];
+      const res = await session(route.method, pathOf(route, row.id && ownIds[row.id]), {
+        ...(row.body ? { body: row.body(ownIds) } : {}),
+        headers: { Accept: 'application/json, text/event-stream' },
+      });
+      cases++;
+      if (route.acceptsAssistantSession) {
+        expect(res.status, `${route.operationId}: ${res.text.slice(0, 200)}`).toBe(200);
+        continue;
+      }
+      expect([res.status, res.body?.code], route.operationId).toEqual([403, 'forbidden']);
+      expect(res.body.detail, route.operationId).toMatch(/valid only on POST \/api\/v1\/mcp/);
+    }
+    expect(await stateOf(a.tenantId)).toEqual(before);
+  });
+
+  it('(e) a restricted key on every route whose permission it lacks: 403 naming it, nothing written', async () => {
+    // One key per permission the routes need, holding every other permission of the admin role.
+    const needed = [...new Set(tenantRoutes.map((route) => route.permission))];
+    const without = new Map<Permission, Api>();
+    for (const permission of needed) {
+      const created = await a.admin('POST', '/api-keys', {
+        body: {
+          name: `without ${permission}`,
+          permissions: permissionsOf('admin').filter((p) => p !== permission),
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      rememberSecret('API key', created.body.key);
+      without.set(permission, client(suite.url, { tenantId: a.tenantId, token: created.body.key }));
+    }
+    const readOnly = await a.admin('POST', '/api-keys', {
+      body: { name: 'read only', permissions: KEY_PRESETS.read_only.permissions },
+    });
+    expect(readOnly.status, readOnly.text).toBe(201);
+    rememberSecret('API key', readOnly.body.key);
+    const reader = client(suite.url, { tenantId: a.tenantId, token: readOnly.body.key });
+    const before = await stateOf(a.tenantId);
+    let refusedToReader = 0;
+    for (const route of tenantRoutes) {
+      const row = REST[route.operationId];
+      const path = pathOf(route, row.id && ownIds[row.id]);
+      const init = row.body ? { body: row.body(ownIds) } : {};
+      const res = await (without.get(route.permission) as Api)(route.method, path, init);
+      cases++;
+      expect([res.status, res.body?.code], route.operationId).toEqual([403, 'forbidden']);
+      expect(res.body.detail, route.operationId).toContain(route.permission);
+      if (KEY_PRESETS.read_only.permissions.some((p) => p === route.permission)) continue;
+      const read = await reader(route.method, path, init);
+      cases++;
+      refusedToReader++;
+      expect([read.status, read.body?.code], `${route.operationId} with a read-only key`).toEqual([
+        403,
+        'forbidden',
+      ]);
+    }
+    expect(refusedToReader).toBeGreaterThan(40);
+    // The keys made above are all the state that differs.
     expect(await stateOf(a.tenantId)).toEqual(before);
   });
 

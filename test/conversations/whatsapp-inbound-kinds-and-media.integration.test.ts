@@ -2,6 +2,7 @@
 // that streams an inbound file to the REST API and the dashboard.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleDashboardApi } from '@/server/api/routes';
+import { userPrincipal } from '@/server/auth/principal';
 import { resetSettingsCache } from '@/server/config/settings';
 import { forTenant } from '@/server/db/tenant-scope';
 import { Errors } from '@/server/lib/errors';
@@ -184,8 +185,8 @@ describe('GET /conversations/{id}/messages/{message_id}/media', () => {
   it('reaches the dashboard through the same pipeline with a session: its answers, 401, 404, 405 and 503', async () => {
     const bytes = Buffer.from('dashboard-image-bytes');
     const { path } = await inboundFile('image', { caption: 'y' }, bytes, 'image/png');
-    const member = { kind: 'user' as const, tenantId: tenant.tenantId, role: 'agent' as const };
-    const session = async () => ({ ...member, userId: tenant.agentUserId });
+    const session = async () =>
+      userPrincipal({ tenantId: tenant.tenantId, role: 'agent', userId: tenant.agentUserId });
     const get = (p: string, as = session, method = 'GET') =>
       handleDashboardApi(new Request(`http://localhost/api/dashboard/v1${p}`, { method }), as);
 
@@ -198,7 +199,9 @@ describe('GET /conversations/{id}/messages/{message_id}/media', () => {
     expect(ok.headers.get('content-security-policy')).toContain('sandbox');
     // Another tenant's session does not find the message; a route with a tRPC twin is not here at all.
     const other = (await createTestTenant('Other')).tenantId;
-    const foreign = await get(path, async () => ({ ...member, tenantId: other, userId: tenant.agentUserId }));
+    const foreign = await get(path, async () =>
+      userPrincipal({ tenantId: other, role: 'agent', userId: tenant.agentUserId }),
+    );
     expect([foreign.status, (await foreign.json()).code]).toEqual([404, 'not_found']);
     expect((await get('/bookings')).status).toBe(404);
     expect((await get(path, session, 'POST')).status).toBe(405);

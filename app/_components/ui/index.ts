@@ -22,6 +22,7 @@ export { Input } from './input';
 export { ErrorNotice, errorCode, errorMessage, fieldErrors, formProblem, Notice } from './notice';
 export { PageHeader, SectionHeader } from './page-header';
 export { PromptDialog } from './prompt-dialog';
+export { Radio, RadioGroup } from './radio';
 export { Select } from './select';
 export { Spinner } from './spinner';
 export { Cluster, Grid, Stack } from './stack';

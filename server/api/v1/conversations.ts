@@ -17,6 +17,8 @@ import {
   SendMessageInput,
 } from '@/server/domain/conversations/schemas';
 import { sendMessage } from '@/server/domain/conversations/send-message';
+import { offerTimes } from '@/server/domain/offers/offer-times';
+import { Offer, OfferInput } from '@/server/domain/offers/schemas';
 import { mediaHeaders } from '@/server/http/media-response';
 import { json, tenantRoute } from '@/server/http/route';
 import { ListQuery } from '@/server/lib/schemas';
@@ -123,6 +125,32 @@ export const conversationRoutes = [
     body: SendMessageInput,
     responses: { 201: { description: 'The message (sent, failed, or queued for a retry)', schema: Message } },
     handler: async ({ ctx, params, body }) => json(201, await sendMessage(ctx, { id: params.id, ...body })),
+  }),
+  tenantRoute({
+    method: 'POST',
+    path: '/conversations/{id}/offers',
+    operationId: 'offerTimes',
+    tag,
+    permission: 'conversations.write',
+    summary: 'Offer free times of a service on WhatsApp',
+    description:
+      'Sends one WhatsApp interactive list message of the service’s free times (as GET /slots finds them) over ' +
+      '`days` local days from `date` in `time_zone`: at most 10 times in all, spread across each day, one ' +
+      'section per day. Each row’s id is random (`options[].id`) and resolved only by the service. The ' +
+      'customer’s tap holds that time at once (a pending booking of the contact, `conversation_id` set, held ' +
+      'for OFFER_HOLD, default 10 min, or PAYMENT_HOLD with a Stripe Checkout link for a paid service) and is ' +
+      'answered with Confirm and Other times buttons; a later tap on the same offer moves that booking, never ' +
+      'makes a second one; a time taken meanwhile, or an offer past `expires_at` (OFFER_TTL, default 24 h), ' +
+      'gets a new offer. With `booking_id` (a pending or confirmed booking of the contact, of this service) a ' +
+      'tap moves that booking instead. The window must be open: 422 outside_customer_service_window; no free ' +
+      'time: 409 no_free_slots; either way nothing is stored or sent. The answer is the offer once its message ' +
+      'was handed to WhatsApp (the message shows whether it was sent). docs/integrators.md “Booking inside ' +
+      'WhatsApp” follows the whole flow.',
+    body: OfferInput,
+    responses: { 201: { description: 'The offer sent', schema: Offer } },
+    errors: [409],
+    handler: async ({ ctx, params, body }) =>
+      json(201, await offerTimes(ctx, { conversationId: params.id, ...body })),
   }),
   tenantRoute({
     method: 'POST',

@@ -13,14 +13,19 @@ export const mcpRoutes = [
     permission: 'assistant_tools.use',
     // The protocol's transport reads the request itself: no dashboard procedure.
     restOnly: true,
+    // The one route an assistant session token opens (server/mcp/session-tools.ts).
+    acceptsAssistantSession: true,
     summary: 'The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)',
     description:
-      'Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with an API key of its own and ' +
-      'the X-Tenant-ID header. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, ' +
+      'Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with the X-Tenant-ID header and ' +
+      'a credential: best, an assistant session token (ast_…, POST /conversations/{id}/assistant-sessions), ' +
+      'whose tools act for that conversation’s contact only (no conversation_id or customer inputs; bookings ' +
+      'answered as CustomerBooking; every call in the audit log with the session as actor); or an API key or ' +
+      'access token, whose tools reach the whole tenant. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, ' +
       'list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, ' +
       'POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST ' +
       '/conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, ' +
-      'events and answers; docs/integrators.md ("Give your assistant the tools") lists their fields. ' +
+      'events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. ' +
       'Authenticated like every route, before any protocol work: 400 tenant_header_missing or ' +
       'tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited ' +
       '(each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC ' +
@@ -34,8 +39,10 @@ export const mcpRoutes = [
       '400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool ' +
       'call the operation refuses is not an HTTP error: its result has isError: true and the problem document ' +
       '(code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, ' +
-      'forbidden, invalid_transition, …) as text. tools/list shows only the tools the credential’s role may ' +
-      'call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool).',
+      'forbidden, invalid_transition, handled_by_human, …) as text. tools/list shows only the tools the credential ' +
+      'may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). No tool ' +
+      'answer is larger than 64 KiB: find_slots keeps the earliest slots and list_customer_bookings the newest ' +
+      'bookings that fit, with truncated: true.',
     body: McpMessages,
     responses: {
       200: { description: 'The JSON-RPC answer to each request of the body', schema: McpAnswers },

@@ -1,5 +1,6 @@
 // The one place API keys are minted: create, rotate and the operator's first key of a tenant.
 import { generateApiKey } from '@/server/auth/api-key-format';
+import { keyPermissions } from '@/server/auth/principal';
 import type { ApiKey } from '@/server/db/generated/client';
 import { newId } from '@/server/lib/ids';
 import { sha256Hex } from '@/server/security/hashing';
@@ -10,10 +11,13 @@ interface ApiKeyWriter {
   apiKey: { create(args: { data: Omit<ApiKey, 'createdAt' | 'revokedAt' | 'lastUsedAt'> }): Promise<ApiKey> };
 }
 
-/** Mints a key, stores only its hash, and returns it once. */
+/**
+ * Mints a key, stores only its hash, and returns it once. `permissions` as stored: empty (or absent)
+ * for a full key (./permissions.ts).
+ */
 export async function issueApiKey(
   db: ApiKeyWriter,
-  input: { tenantId: string; name: string; expiresAt?: Date | null },
+  input: { tenantId: string; name: string; expiresAt?: Date | null; permissions?: readonly string[] },
 ): Promise<ApiKeyWithSecret> {
   const { key, prefix } = generateApiKey();
   const row = await db.apiKey.create({
@@ -24,6 +28,7 @@ export async function issueApiKey(
       prefix,
       secretHash: sha256Hex(key),
       expiresAt: input.expiresAt ?? null,
+      permissions: [...(input.permissions ?? [])],
     },
   });
   return {
@@ -33,5 +38,6 @@ export async function issueApiKey(
     key,
     created_at: row.createdAt.toISOString(),
     expires_at: row.expiresAt?.toISOString() ?? null,
+    permissions: keyPermissions(row.permissions),
   };
 }

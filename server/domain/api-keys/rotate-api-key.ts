@@ -4,14 +4,19 @@ import { audited } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
 import { issueApiKey } from './issue-api-key';
+import { assertMayGrant } from './permissions';
 import { usableKeys } from './serialize';
 
-/** A new key now; the old one stops at once, or after `grace_seconds` (≤ 24 h). */
+/**
+ * A new key now, with the old one's name, expiry and permissions (only for a caller that holds them
+ * all: 403); the old one stops at once, or after `grace_seconds` (≤ 24 h).
+ */
 function rotateApiKeyUnaudited(ctx: OperationContext, input: { id: string; grace_seconds: number }) {
   return transaction(ctx, async (unit) => {
     const tx = await unit.orm();
     const old = await tx.apiKey.findFirst({ where: { id: input.id, ...usableKeys() } });
     if (!old) throw Errors.notFound('API key');
+    assertMayGrant(ctx, old.permissions);
     const revokeAt = new Date(Date.now() + input.grace_seconds * 1000);
     const { count } = await tx.apiKey.updateMany({
       where: { id: input.id, ...usableKeys() },
@@ -22,6 +27,7 @@ function rotateApiKeyUnaudited(ctx: OperationContext, input: { id: string; grace
       tenantId: ctx.tenantId,
       name: old.name,
       expiresAt: old.expiresAt,
+      permissions: old.permissions,
     });
     return { ...created, replaced_key: { id: old.id, revokes_at: revokeAt.toISOString() } };
   });

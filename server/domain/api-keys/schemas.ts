@@ -1,7 +1,17 @@
 // API keys (docs/integrators.md, "Credentials"): inputs the operations accept and the resources they answer.
 import { z } from 'zod';
 import { LIMITS } from '@/server/client-safe/limits';
+import { ALL_PERMISSIONS } from '@/server/client-safe/permissions';
 import { Timestamp } from '@/server/lib/schemas';
+
+export const PermissionName = z.enum(ALL_PERMISSIONS);
+
+/** What a key holds, as its records show it (a full key: every permission of the admin role). */
+const KeyPermissions = z.array(PermissionName).meta({
+  description:
+    'The permissions this key holds (the names of each operation’s x-permission). A key created without ' +
+    '`permissions` holds every permission of the admin role, and any the role gains later.',
+});
 
 export const CreateApiKeyInput = z
   .object({
@@ -11,6 +21,18 @@ export const CreateApiKeyInput = z
       .optional()
       .nullable()
       .refine((v) => !v || new Date(v).getTime() > Date.now(), 'Must be in the future'),
+    permissions: z
+      .array(PermissionName)
+      .min(1)
+      .max(ALL_PERMISSIONS.length * 2)
+      .optional()
+      .meta({
+        description:
+          'A restricted key: only these permissions (each operation’s x-permission names the one it needs; ' +
+          'any other request answers 403 forbidden naming it). Omitted: a full key, with every permission ' +
+          'of the admin role. A credential may create only keys whose permissions it holds itself (403).',
+        example: ['assistant_sessions.create', 'conversations.read', 'services.read'],
+      }),
   })
   .meta({
     description:
@@ -33,6 +55,7 @@ export const ApiKey = z.object({
   expires_at: Timestamp.nullable(),
   last_used_at: Timestamp.nullable(),
   revokes_at: Timestamp.nullable().meta({ description: 'When a rotated key stops working (grace period)' }),
+  permissions: KeyPermissions,
 });
 export type ApiKeyResource = z.output<typeof ApiKey>;
 
@@ -45,6 +68,7 @@ export const ApiKeyWithSecret = z.object({
     .meta({ description: 'The full key (sk_live_<prefix>_<secret>); shown only in this response' }),
   created_at: Timestamp,
   expires_at: Timestamp.nullable(),
+  permissions: KeyPermissions,
 });
 export type ApiKeyWithSecret = z.output<typeof ApiKeyWithSecret>;
 

@@ -1,4 +1,5 @@
 // An API key as lists show it: never the key, only its prefix.
+import { keyPermissions } from '@/server/auth/principal';
 import type { ApiKey } from '@/server/db/generated/client';
 import type { ApiKeyResource } from './schemas';
 
@@ -11,6 +12,7 @@ export function serializeApiKey(key: ApiKey): ApiKeyResource {
     expires_at: key.expiresAt?.toISOString() ?? null,
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
     revokes_at: key.revokedAt?.toISOString() ?? null,
+    permissions: keyPermissions(key.permissions),
   };
 }
 

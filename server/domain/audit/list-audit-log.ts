@@ -1,4 +1,4 @@
-import type { AuditAction, AuditTargetType } from '@/server/client-safe/audit-actions';
+import type { AuditAction, AuditActorType, AuditTargetType } from '@/server/client-safe/audit-actions';
 import type { AuditLog } from '@/server/db/generated/client';
 import { paginate } from '@/server/db/pagination';
 import type { OperationContext } from '@/server/domain/context';
@@ -35,7 +35,7 @@ export function serializeAuditEntry(row: AuditLog): AuditLogEntry {
     actor:
       row.actorId === null
         ? { type: row.actorType as 'stripe' | 'system' }
-        : { type: row.actorType as 'user' | 'api_key', id: row.actorId },
+        : { type: row.actorType as AuditActorType, id: row.actorId },
     target: { type: row.targetType as AuditTargetType, id: row.targetId },
     tool: row.tool,
     details: (row.details ?? {}) as Record<string, string | number>,

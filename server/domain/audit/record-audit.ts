@@ -68,6 +68,23 @@ export async function recordToolCall(
 }
 
 /**
+ * Under an assistant session every tool call is recorded (the business sees each thing its assistant
+ * did for a customer), reads included: a read tool's call, after it answered, with the session's
+ * conversation as target. A staff credential's reads record nothing (recordToolCall covers changes).
+ */
+export async function recordToolRead(ctx: OperationContext): Promise<void> {
+  if (!ctx.tool || !ctx.actingFor) return;
+  const { conversationId } = ctx.actingFor;
+  await transaction(ctx, (tx) =>
+    recordAudit(tx, ctx, {
+      action: 'assistant.tool_called',
+      target: { type: 'conversation', id: conversationId },
+      tool: ctx.tool,
+    }),
+  );
+}
+
+/**
  * The operation, run in one unit of work with its audit entry (made from its input and result by
  * `entryOf`). The operation gets a context inside that unit (`inUnit`): what it reads and writes
  * through `ctx.db` is in the transaction, and its own `transaction(ctx, …)` joins it.

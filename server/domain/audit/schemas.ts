@@ -1,15 +1,20 @@
 // The audit log (docs/decisions.md "Tenant administration"): its list query and entries.
 import { z } from 'zod';
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@/server/client-safe/audit-actions';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '@/server/client-safe/audit-actions';
 import { ListQuery, Timestamp } from '@/server/lib/schemas';
 
 export const AuditLogQuery = ListQuery.extend({
   action: z.enum(AUDIT_ACTIONS).optional().meta({ description: 'Only entries of this action' }),
   actor_id: z
     .string()
-    .regex(/^(usr|key)_[0-9A-Z]{26}$/, 'A user id (usr_…) or API key id (key_…)')
+    .regex(
+      /^(usr|key|asn)_[0-9A-Z]{26}$/,
+      'A user id (usr_…), API key id (key_…) or assistant session id (asn_…)',
+    )
     .optional()
-    .meta({ description: 'Only entries of this person (usr_…) or API key (key_…)' }),
+    .meta({
+      description: 'Only entries of this person (usr_…), API key (key_…) or assistant session (asn_…)',
+    }),
   created_after: z.iso
     .datetime({ offset: true })
     .optional()
@@ -27,17 +32,22 @@ export const AuditLogEntry = z.object({
   actor: z
     .union([
       z.object({
-        type: z.enum(['user', 'api_key']),
-        id: z.string().meta({ description: 'usr_… or key_…' }),
+        type: z.enum(AUDIT_ACTOR_TYPES).meta({
+          description:
+            'user (a person), api_key, or assistant_session (an AI assistant acting for one conversation’s ' +
+            'contact through POST /conversations/{id}/assistant-sessions)',
+        }),
+        id: z.string().meta({ description: 'usr_…, key_… or asn_…' }),
       }),
-      z.object({ type: z.enum(['stripe', 'system']) }),
+      z.object({
+        type: z.enum(['stripe', 'system']).meta({
+          description:
+            'stripe: a refund made in Stripe’s dashboard (or its API), reported by its webhook; system: a refund ' +
+            'the service made itself (a payment that arrived after its booking expired and its slot was taken)',
+        }),
+      }),
     ])
-    .meta({
-      description:
-        'The person (user) or API key (api_key) that made the change; {type: "stripe"} for a refund made in ' +
-        'Stripe’s dashboard (or its API), reported by its webhook; {type: "system"} for a refund the service ' +
-        'made itself (a payment that arrived after its booking expired and its slot was taken)',
-    }),
+    .meta({ description: 'Who made the change' }),
   target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string() }),
   tool: z.string().nullable().meta({
     description:

@@ -83,7 +83,7 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
   return slotAnswer(
     { service_id: service.id, time_zone: zone },
     groupByDay(slots, days, dayStarts),
-    ctx.answerBytes ?? MAX_ANSWER_BYTES,
+    MAX_ANSWER_BYTES,
   );
 }
 

@@ -1,6 +1,7 @@
 import { settings } from '@/server/config/settings';
 import type { Service } from '@/server/db/generated/client';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
+import { contactAsCustomer } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { CreateBookingInput } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
@@ -33,6 +34,12 @@ import { insertBooking } from './sql/insert-booking';
 
 const MAX_HOLD_MS = 24 * 3_600_000;
 
+/** Where a booking comes from, for the callers inside the service (never a client's input). */
+export interface BookingOrigin {
+  /** The WhatsApp conversation it was booked in (a tap on an offer). */
+  conversationId?: string;
+}
+
 /**
  * A new booking starts `pending`; emits booking.created. With `service_id` it is a booking of that
  * service: end = start + duration, placed on a free resource of the service (the one asked for, or the
@@ -43,7 +50,13 @@ const MAX_HOLD_MS = 24 * 3_600_000;
  * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
  * Any hold counts against MAX_OPEN_HOLDS_PER_TENANT (./hold-limit.ts): 409 hold_limit_reached.
  */
-export async function createBooking(ctx: OperationContext, input: CreateBookingInput) {
+export async function createBooking(
+  ctx: OperationContext,
+  asked: CreateBookingInput,
+  origin: BookingOrigin = {},
+) {
+  // Under an assistant session the booking is its contact's, whoever the input names.
+  const input = ctx.actingFor ? { ...asked, customer: contactAsCustomer(ctx.actingFor) } : asked;
   const now = Date.now();
   const hold = input.hold_expires_at ? new Date(input.hold_expires_at) : null;
   if (hold && (hold.getTime() <= now || hold.getTime() > now + MAX_HOLD_MS)) {
@@ -51,11 +64,11 @@ export async function createBooking(ctx: OperationContext, input: CreateBookingI
       { path: 'hold_expires_at', message: 'Must be in the future and at most 24 h ahead' },
     ]);
   }
-  if (input.service_id) return createServiceBooking(ctx, input, input.service_id, hold, now);
+  if (input.service_id) return createServiceBooking(ctx, input, origin, input.service_id, hold, now);
   // A hot write: typed statements only, so its unit of work is a pg transaction (no Prisma).
   return transaction(ctx, async (tx) => {
     if (hold) await assertHoldAllowed(tx);
-    const row = await insertRow(tx, ctx, input, {
+    const row = await insertRow(tx, ctx, input, origin, {
       id: newId('booking'),
       service: input.service ?? null,
       startAt: new Date(input.start_at),
@@ -75,6 +88,7 @@ async function insertRow(
   tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
+  origin: BookingOrigin,
   at: {
     id: string;
     service: string | null;
@@ -104,6 +118,7 @@ async function insertRow(
     at.holdExpiresAt,
     at.blockedFrom ?? null,
     at.blockedUntil ?? null,
+    origin.conversationId ?? null,
   );
   return row;
 }
@@ -111,6 +126,7 @@ async function insertRow(
 async function createServiceBooking(
   ctx: OperationContext,
   input: CreateBookingInput,
+  origin: BookingOrigin,
   serviceId: string,
   asked: Date | null,
   now: number,
@@ -142,7 +158,7 @@ async function createServiceBooking(
             tx,
             ctx,
             input,
-            { bookingId, service, prepared },
+            { bookingId, service, prepared, origin },
             candidate.resource.id,
             start,
             hold,
@@ -166,16 +182,16 @@ async function insertServiceBooking(
   tx: UnitOfWork,
   ctx: OperationContext,
   input: CreateBookingInput,
-  planned: { bookingId: string; service: Service; prepared: PreparedCheckout | null },
+  planned: { bookingId: string; service: Service; prepared: PreparedCheckout | null; origin: BookingOrigin },
   resourceId: string,
   start: number,
   hold: Date | null,
 ) {
-  const { service, prepared } = planned;
+  const { service, prepared, origin } = planned;
   await tx.orm();
   await lockResource(tx, resourceId);
   if (hold) await assertHoldAllowed(tx);
-  const row = await insertRow(tx, ctx, input, {
+  const row = await insertRow(tx, ctx, input, origin, {
     id: planned.bookingId,
     service: service.name,
     serviceId: service.id,

@@ -10,6 +10,7 @@ import type { Booking } from '@/server/db/generated/client';
 import { type Page, paginate } from '@/server/db/pagination';
 import { pgPool } from '@/server/db/pool';
 import { statementName } from '@/server/db/statement-names';
+import { contactPhone } from '@/server/domain/assistant-sessions/customer-scope';
 import type { BookingListQuery } from '@/server/domain/bookings/schemas';
 import type { OperationContext } from '@/server/domain/context';
 import { type BookingResource, serializeBooking } from './serialize';
@@ -21,7 +22,8 @@ const COLUMNS = `b.id, b.tenant_id as "tenantId", b.status, b.customer_name as "
   b.start_at as "startAt", b.end_at as "endAt", b.notes, b.metadata,
   b.cancellation_reason as "cancellationReason", b.service_id as "serviceId",
   b.resource_id as "resourceId", b.hold_expires_at as "holdExpiresAt", b.blocked_from as "blockedFrom",
-  b.blocked_until as "blockedUntil", b.created_at as "createdAt", b.updated_at as "updatedAt",
+  b.blocked_until as "blockedUntil", b.sequence, b.conversation_id as "conversationId",
+  b.attendance_confirmed_at as "attendanceConfirmedAt", b.created_at as "createdAt", b.updated_at as "updatedAt",
   p.id as "paymentId", p.checkout_url as "paymentCheckoutUrl"`;
 
 /** Each filter: its condition on `b` for parameter `$n`, and the value it binds (none when unused). */
@@ -43,10 +45,15 @@ function filtersOf(query: z.output<typeof BookingListQuery>, before: string | un
   ] as const;
 }
 
-export function listBookings(
+export async function listBookings(
   ctx: OperationContext,
-  query: z.output<typeof BookingListQuery>,
+  asked: z.output<typeof BookingListQuery>,
 ): Promise<Page<BookingResource>> {
+  // Under an assistant session: the contact's bookings only (by phone), whatever the filters name; a
+  // contact without a phone has none.
+  const bound = ctx.actingFor ? contactPhone(ctx.actingFor) : undefined;
+  if (bound === null) return { data: [], next_cursor: null };
+  const query = bound ? { ...asked, customer_phone: bound, customer_email: undefined } : asked;
   return paginate(
     query,
     async ({ after, take }) => {
@@ -73,6 +80,5 @@ limit $2`;
         row,
         row.paymentId ? { id: row.paymentId, checkout_url: row.paymentCheckoutUrl } : null,
       ),
-    ctx.answerBytes,
   );
 }

@@ -1,5 +1,6 @@
 import type { Booking } from '@/server/db/generated/client';
 import { transaction } from '@/server/db/unit-of-work';
+import { reachableBookings } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { AppError, Errors } from '@/server/lib/errors';
@@ -33,7 +34,8 @@ export async function rescheduleBooking(
   input: { id: string; start_at: string; resource_id?: string },
 ): Promise<BookingResource> {
   const { db } = ctx;
-  const current = await db.booking.findUnique({ where: { id: input.id } });
+  // Under an assistant session only the contact's bookings can be found (`reachableBookings`).
+  const current = await db.booking.findFirst({ where: { id: input.id, AND: [reachableBookings(ctx)] } });
   if (!current) throw Errors.notFound('Booking');
   if (!ACTIVE_BOOKING_STATES.includes(current.status)) {
     throw Errors.invalidTransition(`A ${current.status} booking cannot be rescheduled`);
@@ -93,6 +95,8 @@ async function move(
           startAt: current.startAt,
           endAt: current.endAt,
           resourceId: current.resourceId,
+          // Still the customer it was read as: a session's check above holds for the write too.
+          customerPhone: current.customerPhone,
         },
         // The feed's SEQUENCE rises in the same statement that moves the times (RFC 5545 §3.8.7.4).
         data: { ...to, ...(timesMove ? { sequence: { increment: 1 } } : {}) },

@@ -52,6 +52,12 @@ export const Booking = z.object({
         'to checkout_url; the booking is confirmed when Stripe reports the payment (GET /payments/{id} for its ' +
         'status, amount and refunds).',
     }),
+  conversation_id: z.string().nullable().meta({
+    description: 'The WhatsApp conversation it was booked in (a tap on an offer of times), null otherwise',
+  }),
+  attendance_confirmed_at: Timestamp.nullable().meta({
+    description: 'When the customer confirmed they will come (a reminder’s quick reply on WhatsApp)',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

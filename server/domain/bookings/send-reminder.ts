@@ -12,6 +12,7 @@ import { transaction } from '@/server/db/unit-of-work';
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { attemptSend, queueOutboundMessage } from '@/server/domain/conversations/send-message';
 import { serializeConversation } from '@/server/domain/conversations/serialize';
+import { newChoiceId } from '@/server/domain/offers/choice-id';
 import { remindersOf } from '@/server/domain/services/serialize';
 import { newId } from '@/server/lib/ids';
 import { type DueTimer, markFired } from '@/server/timers/plan';
@@ -63,6 +64,21 @@ export async function sendBookingReminder(
       });
     }
     const text = (value: string) => ({ type: 'text', text: value });
+    // A reminder that asks: its three quick-reply buttons carry choices the customer's tap names.
+    const asks = reminder.ask
+      ? (['attend', 'reschedule', 'cancel'] as const).map((kind) => ({ id: newChoiceId(), kind }))
+      : [];
+    if (asks.length > 0) {
+      await db.choice.createMany({
+        data: asks.map((a) => ({
+          id: a.id,
+          tenantId: timer.tenantId,
+          conversationId: conversation.id,
+          kind: a.kind,
+          bookingId: booking.id,
+        })),
+      });
+    }
     const message = await queueOutboundMessage(db, {
       tenantId: timer.tenantId,
       conversationId: conversation.id,
@@ -81,6 +97,12 @@ export async function sendBookingReminder(
                 text(formatDateTime(booking.startAt, resource?.timeZone ?? 'UTC')),
               ],
             },
+            ...asks.map((a, index) => ({
+              type: 'button',
+              sub_type: 'quick_reply',
+              index: String(index),
+              parameters: [{ type: 'payload', payload: a.id }],
+            })),
           ],
         },
       },

@@ -30,6 +30,8 @@ export function serializeBooking(b: BookingRow, payment: BookingPayment | null) 
     resource_id: b.resourceId,
     hold_expires_at: b.holdExpiresAt?.toISOString() ?? null,
     payment,
+    conversation_id: b.conversationId,
+    attendance_confirmed_at: b.attendanceConfirmedAt?.toISOString() ?? null,
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
   };

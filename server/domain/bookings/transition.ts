@@ -2,6 +2,7 @@ import type { EventType } from '@/server/client-safe/event-catalog';
 import type { Prisma } from '@/server/db/generated/client';
 import type { BookingStatus } from '@/server/db/generated/enums';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
+import { reachableBookings } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { Errors } from '@/server/lib/errors';
@@ -39,6 +40,8 @@ interface TransitionInput {
   when?: Prisma.BookingWhereInput;
   /** Why `when` failed, for the 409. */
   whenRefusal?: string;
+  /** The bookings the caller may reach (an assistant session: its contact's); any other is not found. */
+  reachable?: Prisma.BookingWhereInput;
 }
 
 /**
@@ -53,7 +56,7 @@ export function transitionBooking(
   alsoIn?: (tx: UnitOfWork, booking: BookingResource) => Promise<unknown>,
 ): Promise<BookingResource> {
   return transaction(ctx, async (tx) => {
-    const object = await transitionIn(tx, input);
+    const object = await transitionIn(tx, { ...input, reachable: reachableBookings(ctx) });
     await alsoIn?.(tx, object);
     await recordToolCall(tx, ctx, { type: 'booking', id: object.id });
     return object;
@@ -63,15 +66,24 @@ export function transitionBooking(
 /** The move, its timers and its event, in the caller's unit of work (in Prisma's transaction). */
 export async function transitionIn(tx: UnitOfWork, input: TransitionInput): Promise<BookingResource> {
   const db = await tx.orm();
+  const reachable = input.reachable ?? {};
   const [row] = await db.booking.updateManyAndReturn({
-    where: { id: input.id, status: { in: BOOKING_TRANSITIONS[input.to] }, ...(input.when ?? {}) },
+    where: {
+      id: input.id,
+      status: { in: BOOKING_TRANSITIONS[input.to] },
+      ...(input.when ?? {}),
+      AND: [reachable],
+    },
     data: {
       status: input.to,
       ...(input.to === 'cancelled' ? { cancellationReason: input.cancellationReason ?? null } : {}),
     },
   });
   if (!row) {
-    const current = await db.booking.findUnique({ where: { id: input.id }, select: { status: true } });
+    const current = await db.booking.findFirst({
+      where: { id: input.id, AND: [reachable] },
+      select: { status: true },
+    });
     if (!current) throw Errors.notFound('Booking');
     if (input.whenRefusal && BOOKING_TRANSITIONS[input.to].includes(current.status))
       throw Errors.invalidTransition(input.whenRefusal);

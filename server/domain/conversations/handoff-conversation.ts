@@ -1,4 +1,5 @@
 import { transaction } from '@/server/db/unit-of-work';
+import { assertReachableConversation } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import type { OperationContext } from '@/server/domain/context';
 import { transitionConversation } from './transition';
@@ -8,10 +9,11 @@ import { transitionConversation } from './transition';
  * (`pending_human`, handled_by `human`) with the reason and summary kept for whoever picks it up.
  * Emits conversation.handoff.requested.
  */
-export function handoffConversation(
+export async function handoffConversation(
   ctx: OperationContext,
   input: { id: string; reason: string; summary?: string | null },
 ) {
+  assertReachableConversation(ctx, input.id);
   return transaction(ctx, async (tx) => {
     const conversation = await transitionConversation(tx, {
       id: input.id,

@@ -2,9 +2,10 @@ import { lockKey } from '@/server/db/advisory-lock';
 import { transaction } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import { newId } from '@/server/lib/ids';
+import { planTimers } from '@/server/timers/plan';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { planConversationTimers } from './conversation-timers';
-import { serializeConversation, serializeMessage } from './serialize';
+import { type StoredReply, serializeConversation, serializeMessage } from './serialize';
 
 class DuplicateMessage extends Error {}
 
@@ -23,6 +24,11 @@ export interface InboundMessageInput {
   media?: { type: string; id: string; mime_type?: string; caption?: string; filename?: string } | null;
   /** When the customer sent it (Meta's timestamp); the customer service window runs 24 h from it. */
   sentAt?: Date;
+  /**
+   * A tap on a list row, a reply button or a quick reply the service sent: stored with the message, and
+   * answered by the background runtime (a `conversation.tap` timer, due at once: server/domain/offers/).
+   */
+  tap?: StoredReply | null;
 }
 
 export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -87,6 +93,7 @@ export async function receiveMessage(
             type: input.type ?? 'text',
             text: input.text,
             ...(input.media ? { media: input.media } : {}),
+            ...(input.tap ? { interactive: { ...input.tap } } : {}),
             status: 'received',
             externalId: input.externalId,
           },
@@ -124,6 +131,14 @@ export async function receiveMessage(
         tx,
         await db.conversation.findUniqueOrThrow({ where: { id: conversation.id } }),
       );
+      if (input.tap) {
+        await planTimers(tx, {
+          subjectId: messageId,
+          kinds: ['conversation.tap'],
+          plans: [{ kind: 'conversation.tap', dueAt: now }],
+          newSubject: true,
+        });
+      }
       const message = await db.message.findUniqueOrThrow({ where: { id: messageId } });
       await recordEvent(tx, {
         tenantId,

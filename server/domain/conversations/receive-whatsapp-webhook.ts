@@ -11,6 +11,7 @@ import {
   type ChangeValue,
   messageChanges,
   messageMedia,
+  messageTap,
   messageText,
   type StatusReceipt,
 } from '@/server/whatsapp/payload';
@@ -79,6 +80,7 @@ async function processChange(value: ChangeValue, outcome: WebhookOutcome): Promi
       type: message.type,
       text: messageText(message),
       media: messageMedia(message),
+      tap: messageTap(message),
       sentAt: sentAt(message.timestamp),
     });
     if (result.duplicate) outcome.duplicates++;

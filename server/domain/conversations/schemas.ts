@@ -77,6 +77,29 @@ export const MessageMedia = z.object({
 
 export const MessageStatus = z.enum(['received', 'queued', 'sent', 'delivered', 'read', 'failed']);
 
+const InteractiveOption = z.object({
+  id: z.string().meta({ description: 'What WhatsApp sends back when the customer taps it' }),
+  title: z.string(),
+  description: z.string().nullable(),
+});
+
+export const MessageInteractive = z
+  .object({
+    kind: z.enum(['list', 'buttons', 'cta_url', 'reply']).meta({
+      description:
+        'Outbound: a list of options (an offer of times), reply buttons, or a call-to-action link; inbound: ' +
+        'the customer’s tap on one (`reply`)',
+    }),
+    body: z.string().nullable(),
+    button: z.string().optional().meta({ description: 'The list’s button, or the link’s label' }),
+    sections: z.array(z.object({ title: z.string().nullable(), options: z.array(InteractiveOption) })),
+    url: z.string().nullable().meta({ description: 'cta_url: where the link goes (a Checkout page)' }),
+    reply: z.object({ id: z.string(), title: z.string() }).nullable().meta({
+      description: 'reply: the option or button tapped (its id is one of an earlier message’s options)',
+    }),
+  })
+  .meta({ id: 'MessageInteractive' });
+
 export const Message = z.object({
   id: z.string().meta({ example: 'msg_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q' }),
   conversation_id: z.string(),
@@ -92,6 +115,7 @@ export const Message = z.object({
   }),
   template: Template.nullable(),
   media: MessageMedia.nullable(),
+  interactive: MessageInteractive.nullable(),
   status: MessageStatus,
   external_id: z.string().nullable().meta({ description: 'The provider’s message id (WhatsApp wamid)' }),
   failure_reason: z.string().nullable(),

@@ -1,6 +1,7 @@
 import type { Conversation, Message, Prisma } from '@/server/db/generated/client';
 import type { TenantTx } from '@/server/db/tenant-scope';
 import { transaction } from '@/server/db/unit-of-work';
+import { assertReachableConversation } from '@/server/domain/assistant-sessions/customer-scope';
 import { recordToolCall } from '@/server/domain/audit/record-audit';
 import { presentBooking } from '@/server/domain/bookings/serialize';
 import type { OperationContext } from '@/server/domain/context';
@@ -10,6 +11,7 @@ import { logger } from '@/server/log';
 import { decryptSecret } from '@/server/security/secret-box';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { type OutboundContent, type SendResult, sendWhatsAppMessage } from '@/server/whatsapp/graph-client';
+import { type Interactive, interactiveProblem, interactiveText } from '@/server/whatsapp/interactive';
 import { planConversationTimers } from './conversation-timers';
 import type { SendMessageInput } from './schemas';
 import { serializeMessage } from './serialize';
@@ -30,15 +32,19 @@ export const RATE_LIMIT_BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512].map((s
  * with the reason (provider error, timeout, or no configured sender); never silently dropped; a send
  * Meta refuses for its rate limit stays `queued` and is tried again later. On WhatsApp only a
  * template may be sent while the customer service window is closed: anything else is refused (422)
- * before anything is stored or sent. Emits conversation.message.sent or conversation.message.failed.
+ * before anything is stored or sent. Under an assistant session only its own conversation is found,
+ * and nothing is sent while a person handles it (409 handled_by_human). Emits
+ * conversation.message.sent or conversation.message.failed.
  */
 export async function sendMessage(ctx: OperationContext, input: { id: string } & SendMessageInput) {
   const { tenantId } = ctx;
   const content = outboundContent(input);
+  assertReachableConversation(ctx, input.id);
   const { conversation, message } = await transaction(ctx, async (tx) => {
     const db = await tx.orm();
     const conversation = await db.conversation.findUnique({ where: { id: input.id } });
     if (!conversation) throw Errors.notFound('Conversation');
+    if (ctx.actingFor && conversation.handledBy === 'human') throw Errors.handledByHuman();
     const now = new Date();
     if (
       conversation.channel === 'whatsapp' &&
@@ -190,10 +196,17 @@ function storedContent(content: OutboundContent): {
   text: string;
   template?: Prisma.InputJsonValue;
   media?: Prisma.InputJsonValue;
+  interactive?: Prisma.InputJsonValue;
 } {
   switch (content.type) {
     case 'text':
       return { type: 'text', text: content.text };
+    case 'interactive':
+      return {
+        type: 'interactive',
+        text: interactiveText(content.interactive),
+        interactive: content.interactive as Prisma.InputJsonValue,
+      };
     case 'template':
       return {
         type: 'template',
@@ -220,6 +233,8 @@ function contentOf(message: Message): OutboundContent {
     };
   if (message.media)
     return { type: 'media', media: message.media as Extract<OutboundContent, { type: 'media' }>['media'] };
+  if (message.type === 'interactive' && message.interactive)
+    return { type: 'interactive', interactive: message.interactive as Interactive };
   return { type: 'text', text: message.text };
 }
 
@@ -238,6 +253,9 @@ async function deliver(
     return { ok: false, reason: 'No WhatsApp channel is configured for this conversation' };
   }
   if (!conversation.contactPhone) return { ok: false, reason: 'The contact has no phone number' };
+  // Meta refuses an interactive message over its limits: it fails here, with the reason, unsent.
+  const problem = content.type === 'interactive' ? interactiveProblem(content.interactive) : null;
+  if (problem) return { ok: false, reason: problem };
   let accessToken: string;
   try {
     accessToken = decryptSecret(channel.accessTokenEnc);

@@ -43,7 +43,7 @@ export async function getResourceSchedule(
     resource: serializeResource(resource),
     working_hours: workingHoursIn(resource, from.getTime(), to.getTime()),
   };
-  const spent = new AnswerBudget(ctx.answerBytes ?? MAX_ANSWER_BYTES);
+  const spent = new AnswerBudget(MAX_ANSWER_BYTES);
   spent.spend(jsonBytes({ ...head, truncated: false, bookings: [], time_off: [] }));
   const bookings: BookingResource[] = [];
   const offs: typeof timeOff = [];

@@ -39,6 +39,15 @@ export const Reminder = z.object({
       .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'A language code such as en or en_US')
       .meta({ example: 'en_US' }),
   }),
+  ask: z
+    .boolean()
+    .default(false)
+    .meta({
+      description:
+        'The template (approved at Meta with three quick-reply buttons, in this order: I will come, Change ' +
+        'time, Cancel) asks the customer: a tap confirms attendance (booking.attendance_confirmed), offers ' +
+        'new times for the booking on WhatsApp, or cancels it',
+    }),
 });
 
 export const Service = z.object({

@@ -24,7 +24,10 @@ export function serializeService(s: Service) {
 }
 
 export function remindersOf(s: { reminders: unknown }): ReminderSpec[] {
-  return Array.isArray(s.reminders) ? (s.reminders as unknown as ReminderSpec[]) : [];
+  // Reminders stored before `ask` existed do not ask.
+  return Array.isArray(s.reminders)
+    ? (s.reminders as unknown as ReminderSpec[]).map((r) => ({ ...r, ask: r.ask ?? false }))
+    : [];
 }
 
 /** What the availability engine needs of a service. */

@@ -6,6 +6,7 @@ import { db } from '@/server/db/client';
 import { expireHeldBooking } from '@/server/domain/bookings/expire-hold';
 import { sendBookingReminder } from '@/server/domain/bookings/send-reminder';
 import { fireConversationTimer } from '@/server/domain/conversations/conversation-timers';
+import { answerTap } from '@/server/domain/offers/answer-tap';
 import { expireCheckoutTimer, refundLatePayment } from '@/server/domain/payments/checkout/timers';
 import type { DueTimer, TimerKind } from '@/server/timers/plan';
 
@@ -16,6 +17,7 @@ const HANDLERS: Record<TimerKind, (timer: DueTimer) => Promise<string>> = {
   'conversation.handoff': (timer) => fireConversationTimer(timer),
   'payment.expire_checkout': expireCheckoutTimer,
   'payment.refund_late': refundLatePayment,
+  'conversation.tap': answerTap,
 };
 
 export function fireTimer(timer: DueTimer): Promise<string> {

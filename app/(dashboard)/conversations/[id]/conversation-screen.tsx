@@ -19,6 +19,7 @@ import {
 import { useAction } from '@/app/_components/use-action';
 import { useViewer } from '@/app/_components/viewer';
 import { MessageBubble, type ThreadMessage } from './message-bubble';
+import { OfferTimesDialog } from './offer-times-dialog';
 import { ReplyBox } from './reply-box';
 
 /** New messages and receipts show up without a reload. */
@@ -27,7 +28,7 @@ const THREAD_REFRESH_MS = 3_000;
 /** The agent's screen: the thread, the hand-off, and the reply box. */
 export function ConversationScreen({ id }: { id: string }) {
   const trpc = useTRPC();
-  const me = useViewer().userId;
+  const { userId: me, can } = useViewer();
   const feedback = useFeedback();
   const conversation = useQuery({
     ...trpc.conversations.getConversation.queryOptions({ id }),
@@ -49,6 +50,7 @@ export function ConversationScreen({ id }: { id: string }) {
     invalidate,
   });
   const thread = [...((messages.data?.data ?? []) as ThreadMessage[])].reverse();
+  const tapped = new Set(thread.flatMap((m) => (m.interactive?.reply ? [m.interactive.reply.id] : [])));
   const end = useRef<HTMLLIElement>(null);
   const newest = thread.at(-1)?.id;
   useEffect(() => {
@@ -58,6 +60,7 @@ export function ConversationScreen({ id }: { id: string }) {
   if (conversation.error) return <ErrorNotice error={conversation.error} />;
   const c = conversation.data;
   if (!c) return <p className="text-muted">Loading…</p>;
+  const windowOpen = c.window_expires_at !== null && Date.parse(c.window_expires_at) > Date.now();
   const busy = assign.isPending || resolve.isPending;
   const contact = c.contact.name ?? c.contact.phone ?? 'Unknown contact';
 
@@ -88,6 +91,9 @@ export function ConversationScreen({ id }: { id: string }) {
                 Assign to me
               </Button>
             )}
+            {c.status !== 'resolved' && c.channel === 'whatsapp' && can('conversations.write') && (
+              <OfferTimesDialog conversationId={id} windowOpen={windowOpen} feedback={feedback} />
+            )}
             {c.status !== 'resolved' && (
               <Button variant="secondary" disabled={busy} onClick={() => resolve.mutate({ id })}>
                 Resolve
@@ -109,9 +115,16 @@ export function ConversationScreen({ id }: { id: string }) {
         <CardBody>
           <QueryState query={messages} rows={thread} empty={<p className="text-muted">No messages yet.</p>}>
             {(items) => (
-              <ol className="flex max-h-[60vh] flex-col gap-2 overflow-y-auto" aria-live="polite">
+              // A scrolling thread: keyboard users reach and scroll it too (focusable, named by its card).
+              <ol
+                className="flex max-h-[60vh] flex-col gap-2 overflow-y-auto rounded-control focus-visible:outline-2 focus-visible:outline-accent"
+                aria-live="polite"
+                aria-labelledby="thread-title"
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+                tabIndex={0}
+              >
                 {items.map((m) => (
-                  <MessageBubble key={m.id} message={m} />
+                  <MessageBubble key={m.id} message={m} tapped={tapped} />
                 ))}
                 <li ref={end} aria-hidden className="h-px" />
               </ol>

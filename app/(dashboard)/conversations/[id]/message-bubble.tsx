@@ -17,9 +17,22 @@ export interface ThreadMessage {
     filename?: string;
     caption?: string;
   } | null;
+  interactive: Interactive | null;
   status: string;
   failure_reason: string | null;
   created_at: string;
+}
+
+interface Interactive {
+  kind: 'list' | 'buttons' | 'cta_url' | 'reply';
+  body: string | null;
+  button?: string;
+  sections: Array<{
+    title: string | null;
+    options: Array<{ id: string; title: string; description: string | null }>;
+  }>;
+  url: string | null;
+  reply: { id: string; title: string } | null;
 }
 
 /** The dashboard's own route for an inbound file (the session, never the channel token). */
@@ -61,8 +74,62 @@ function Media({ message }: { message: ThreadMessage }) {
   );
 }
 
+/**
+ * A list, reply buttons or a link as the customer sees them, with the options they tapped marked;
+ * a tap of theirs as the option it names.
+ */
+function InteractivePart({ value, tapped }: { value: Interactive; tapped: ReadonlySet<string> }) {
+  if (value.kind === 'reply') return <div>Tapped “{value.reply?.title}”</div>;
+  return (
+    <div className="flex flex-col gap-2">
+      {value.body && <div className="whitespace-pre-wrap [overflow-wrap:anywhere]">{value.body}</div>}
+      {value.kind === 'cta_url' && value.url && (
+        <a href={value.url} target="_blank" rel="noreferrer" className="font-medium text-accent underline">
+          {value.button ?? 'Open link'}
+        </a>
+      )}
+      {value.kind === 'list' && value.button && (
+        <div className="text-xs font-semibold uppercase tracking-wide text-muted">List · {value.button}</div>
+      )}
+      {value.sections.map((section, i) => (
+        <div key={section.title ?? i}>
+          {section.title && <div className="text-xs font-semibold text-muted">{section.title}</div>}
+          <ul
+            className={cn(value.kind === 'buttons' ? 'flex flex-wrap gap-1.5' : 'flex flex-col gap-1')}
+            aria-label={section.title ?? (value.kind === 'buttons' ? 'Buttons' : 'Options')}
+          >
+            {section.options.map((option) => {
+              const chosen = tapped.has(option.id);
+              return (
+                <li
+                  key={option.id}
+                  className={cn(
+                    'rounded-control border px-2 py-1 text-sm',
+                    chosen ? 'border-ok bg-ok-soft font-semibold' : 'border-border bg-panel',
+                  )}
+                >
+                  {option.title}
+                  {option.description && <span className="text-muted"> · {option.description}</span>}
+                  {chosen && <span className="sr-only sm:not-sr-only"> · tapped</span>}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 /** One message: the customer's on the left, ours on the right, with what became of ours. */
-export function MessageBubble({ message: m }: { message: ThreadMessage }) {
+export function MessageBubble({
+  message: m,
+  tapped = new Set(),
+}: {
+  message: ThreadMessage;
+  /** The ids of the options the customer tapped anywhere in the thread. */
+  tapped?: ReadonlySet<string>;
+}) {
   const showText = !(m.media && (m.text === `[${m.type}]` || m.text.startsWith(`[${m.type}: `)));
   return (
     <li
@@ -78,7 +145,8 @@ export function MessageBubble({ message: m }: { message: ThreadMessage }) {
         </div>
       )}
       <Media message={m} />
-      {showText && !m.template && (
+      {m.interactive && <InteractivePart value={m.interactive} tapped={tapped} />}
+      {showText && !m.template && !m.interactive && (
         <div className="whitespace-pre-wrap [overflow-wrap:anywhere]">{m.text}</div>
       )}
       <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted">

@@ -25,11 +25,15 @@ import {
 } from '@/app/_components/ui';
 import { useAction } from '@/app/_components/use-action';
 import { LIMITS } from '@/server/client-safe/limits';
+import type { Permission } from '@/server/client-safe/permissions';
+import { type Access, AccessPicker, KeyAccess, permissionsFor } from './key-access';
 
 export function ApiKeysView() {
   const trpc = useTRPC();
   const keys = useQuery(trpc.apiKeys.listApiKeys.queryOptions({ limit: 100 }));
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
+  const [access, setAccess] = useState<Access>('full');
+  const [chosen, setChosen] = useState<Permission[]>([]);
   const feedback = useFeedback();
   const invalidate = [trpc.apiKeys.pathKey()];
 
@@ -55,31 +59,42 @@ export function ApiKeysView() {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    create.mutate({ name: String(data.get('name') ?? '') }, { onSuccess: () => form.reset() });
+    const permissions = permissionsFor(access, chosen);
+    create.mutate(
+      { name: String(data.get('name') ?? ''), ...(permissions ? { permissions } : {}) },
+      {
+        onSuccess: () => {
+          form.reset();
+          setAccess('full');
+          setChosen([]);
+        },
+      },
+    );
   }
+  const nothingChosen = access === 'custom' && chosen.length === 0;
 
   return (
     <>
       <PageHeader
         title="API keys"
-        description="Keys authenticate server-to-server calls to the REST API. Only their prefix is stored in readable form."
+        description="Keys authenticate server-to-server calls to the REST API. Give each integration a key of its own with only what it needs. Only a key’s prefix is stored in readable form."
       />
       {feedback.node}
       {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
 
       <Card className="mb-6">
         <CardBody>
-          <form
-            onSubmit={submit}
-            aria-label="Create an API key"
-            className="flex flex-col gap-3 sm:flex-row sm:items-end"
-          >
-            <Field label="Name" className="flex-1">
+          <form onSubmit={submit} aria-label="Create an API key" className="flex flex-col gap-4">
+            <Field label="Name" className="max-w-md">
               <Input name="name" placeholder="e.g. Booking widget" required maxLength={LIMITS.apiKeyName} />
             </Field>
-            <Button type="submit" loading={create.isPending}>
-              Create key
-            </Button>
+            <AccessPicker access={access} onAccess={setAccess} chosen={chosen} onChosen={setChosen} />
+            <div className="flex flex-wrap items-center gap-3">
+              <Button type="submit" loading={create.isPending} disabled={nothingChosen}>
+                Create key
+              </Button>
+              {nothingChosen && <span className="text-sm text-muted">Tick at least one permission.</span>}
+            </div>
           </form>
         </CardBody>
       </Card>
@@ -88,11 +103,17 @@ export function ApiKeysView() {
         {(items) => (
           <Table>
             <TableCaption>Usable keys</TableCaption>
-            <THead columns={['Name', 'Prefix', 'Created', 'Last used', 'Expires']} actions="Actions" />
+            <THead
+              columns={['Name and access', 'Prefix', 'Created', 'Last used', 'Expires']}
+              actions="Actions"
+            />
             <TBody>
               {items.map((key) => (
                 <Tr key={key.id} data-testid={`api-key-${key.prefix}`}>
-                  <Td>{key.name}</Td>
+                  <Td className="min-w-[11rem]">
+                    <div className="[overflow-wrap:anywhere]">{key.name}</div>
+                    <KeyAccess permissions={key.permissions} />
+                  </Td>
                   <Td>
                     <Code>{key.prefix}</Code>
                   </Td>

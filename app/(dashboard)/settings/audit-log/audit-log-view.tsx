@@ -22,9 +22,16 @@ import {
   THead,
   Tr,
 } from '@/app/_components/ui';
-import { AUDIT_ACTIONS } from '@/server/client-safe/audit-actions';
+import { AUDIT_ACTIONS, type AuditActorType } from '@/server/client-safe/audit-actions';
 
 type Action = (typeof AUDIT_ACTIONS)[number];
+
+/** Who acted, as a row shows it: a person by e-mail, a key or an assistant session by id. */
+const ACTOR_LABELS: Record<AuditActorType, (id: string, names: Map<string, string>) => string> = {
+  user: (id, names) => names.get(id) ?? id,
+  api_key: (id) => `API key ${id}`,
+  assistant_session: (id) => `Assistant session ${id}`,
+};
 
 interface Filters {
   action?: Action;
@@ -62,7 +69,7 @@ export function AuditLogView() {
     <>
       <PageHeader
         title="Audit log"
-        description="Every change people and API keys made to keys, webhooks, channels, members and invitations, and everything an AI assistant changed through its tools. Entries cannot be changed or deleted."
+        description="Every change people and API keys made to keys, webhooks, channels, members and invitations, everything an AI assistant changed through its tools, and each call of an assistant session. Entries cannot be changed or deleted."
       />
       <Card className="mb-6">
         <CardBody>
@@ -127,13 +134,11 @@ export function AuditLogView() {
                     ) : null}
                   </Td>
                   <Td className="[overflow-wrap:anywhere]">
-                    {!('id' in e.actor)
-                      ? e.actor.type === 'stripe'
+                    {'id' in e.actor
+                      ? ACTOR_LABELS[e.actor.type](e.actor.id, names)
+                      : e.actor.type === 'stripe'
                         ? 'Stripe'
-                        : 'Switchboard'
-                      : e.actor.type === 'user'
-                        ? (names.get(e.actor.id) ?? e.actor.id)
-                        : `API key ${e.actor.id}`}
+                        : 'Switchboard'}
                   </Td>
                   <Td className="[overflow-wrap:anywhere]">
                     <span className="text-muted">{e.target.type}</span>{' '}

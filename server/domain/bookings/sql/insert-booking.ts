@@ -18,6 +18,7 @@ export type InsertBookingParams = [
   holdExpiresAt: (Date | string) | null,
   blockedFrom: (Date | string) | null,
   blockedUntil: (Date | string) | null,
+  conversationId: string | null,
 ];
 
 export interface InsertBookingRow {
@@ -39,6 +40,8 @@ export interface InsertBookingRow {
   blockedFrom: Date | null;
   blockedUntil: Date | null;
   sequence: number;
+  conversationId: string | null;
+  attendanceConfirmedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -52,16 +55,17 @@ export const insertBooking = typedSql<InsertBookingParams, InsertBookingRow>({
   name: 'insert-booking',
   text: `insert into bookings (id, tenant_id, customer_name, customer_email, customer_phone, notes, metadata,
   service, service_id, resource_id, start_at, end_at, hold_expires_at, blocked_from, blocked_until,
-  updated_at)
+  conversation_id, updated_at)
 values ($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::text, $9::text,
   $10::text, $11::timestamptz, $12::timestamptz, $13::timestamptz, $14::timestamptz, $15::timestamptz,
-  now())
+  $16::text, now())
 returning id, tenant_id as "tenantId", status, customer_name as "customerName",
   customer_email as "customerEmail", customer_phone as "customerPhone", service, start_at as "startAt",
   end_at as "endAt", notes, metadata, cancellation_reason as "cancellationReason",
   service_id as "serviceId", resource_id as "resourceId", hold_expires_at as "holdExpiresAt",
-  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence, created_at as "createdAt",
-  updated_at as "updatedAt"`,
+  blocked_from as "blockedFrom", blocked_until as "blockedUntil", sequence,
+  conversation_id as "conversationId", attendance_confirmed_at as "attendanceConfirmedAt",
+  created_at as "createdAt", updated_at as "updatedAt"`,
   columns: [
     'id',
     'tenantId',
@@ -81,6 +85,8 @@ returning id, tenant_id as "tenantId", status, customer_name as "customerName",
     'blockedFrom',
     'blockedUntil',
     'sequence',
+    'conversationId',
+    'attendanceConfirmedAt',
     'createdAt',
     'updatedAt',
   ],

@@ -25,6 +25,7 @@ export interface UpdateOutboundStatusRow {
   sendAttempts: number;
   nextSendAt: Date | null;
   reminderBookingId: string | null;
+  interactive: unknown | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,7 +46,8 @@ where tenant_id = $1::uuid and external_id = $2::text and direction = 'outbound'
 returning id, tenant_id as "tenantId", conversation_id as "conversationId", direction, text, type,
   template, media, status, external_id as "externalId", failure_reason as "failureReason",
   send_attempts as "sendAttempts", next_send_at as "nextSendAt",
-  reminder_booking_id as "reminderBookingId", created_at as "createdAt", updated_at as "updatedAt"`,
+  reminder_booking_id as "reminderBookingId", interactive, created_at as "createdAt",
+  updated_at as "updatedAt"`,
   columns: [
     'id',
     'tenantId',
@@ -61,6 +63,7 @@ returning id, tenant_id as "tenantId", conversation_id as "conversationId", dire
     'sendAttempts',
     'nextSendAt',
     'reminderBookingId',
+    'interactive',
     'createdAt',
     'updatedAt',
   ],

@@ -1,4 +1,5 @@
 import { handleDashboardApi } from '@/server/api/routes';
+import { userPrincipal } from '@/server/auth/principal';
 import { Errors } from '@/server/lib/errors';
 import { currentViewer } from '@/server/trpc/membership';
 
@@ -13,6 +14,6 @@ export function GET(request: Request): Promise<Response> {
     const viewer = await currentViewer();
     if (!viewer) throw Errors.unauthenticated('Sign in first');
     if (!viewer.tenantId || !viewer.role) throw Errors.unauthenticated('Choose a tenant first');
-    return { kind: 'user', tenantId: viewer.tenantId, role: viewer.role, userId: viewer.userId };
+    return userPrincipal({ tenantId: viewer.tenantId, role: viewer.role, userId: viewer.userId });
   });
 }
