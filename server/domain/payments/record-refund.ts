@@ -19,7 +19,8 @@ export interface StripeRefundFact {
   id: string;
   /** Minor units. */
   amount: number;
-  actor: AuditActor;
+  /** Who asked; none: the context's actor (the caller of this request, whose address is recorded too). */
+  actor?: AuditActor;
 }
 
 /**
@@ -48,7 +49,7 @@ export async function recordStripeRefund(
     action: 'payment.refunded',
     target: { type: 'payment', id: payment.id },
     details: { amount: refund.amount, currency: payment.currency },
-    actor: refund.actor,
+    ...(refund.actor ? { actor: refund.actor } : {}),
   });
   const row = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });
   await recordEvent(tx, { tenantId: tx.tenantId, type: 'payment.refunded', object: serializePayment(row) });

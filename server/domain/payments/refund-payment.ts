@@ -103,11 +103,7 @@ async function refundThroughStripe(ctx: OperationContext, payment: Payment, inpu
   }
   await transaction(ctx, async (tx) => {
     // Once by its id: a replay by Stripe (the same idempotency key) or its webhook's echo finds it.
-    await recordStripeRefund(tx, ctx, payment, {
-      id: result.refundId,
-      amount: result.amount,
-      actor: ctx.actor,
-    });
+    await recordStripeRefund(tx, ctx, payment, { id: result.refundId, amount: result.amount });
     if (result.refundedTotal !== undefined) await raiseRefundedTotal(tx, payment, result.refundedTotal);
   });
   return getPayment(ctx, { id: payment.id });

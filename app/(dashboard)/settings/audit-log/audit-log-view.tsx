@@ -69,7 +69,7 @@ export function AuditLogView() {
     <>
       <PageHeader
         title="Audit log"
-        description="Every change people and API keys made to keys, webhooks, channels, members and invitations, everything an AI assistant changed through its tools, and each call of an assistant session. Entries cannot be changed or deleted."
+        description="Every change people and API keys made to keys, webhooks, channels, members and invitations, everything an AI assistant changed through its tools, each call of an assistant session, and every refund (yours, Stripe’s, the service’s). Entries cannot be changed or deleted."
       />
       <Card className="mb-6">
         <CardBody>
