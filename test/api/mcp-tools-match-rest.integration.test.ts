@@ -28,6 +28,7 @@ const { api, tenant: a, other: b } = suite;
 
 const TOOLS = [
   'find_slots',
+  'offer_slots',
   'book_slot',
   'reschedule_booking',
   'cancel_booking',
@@ -107,7 +108,7 @@ function post(
 }
 
 describe('connecting and listing', () => {
-  it('connects with the official client (stateless: no session id) and lists the seven tools', async () => {
+  it('connects with the official client (stateless: no session id) and lists the eight tools', async () => {
     expect(admin.client.getServerVersion()).toMatchObject({ name: 'switchboard' });
     expect(admin.client.getInstructions()).toMatch(/find_slots gives the valid start_at/);
     const { tools } = await admin.client.listTools();
@@ -149,6 +150,10 @@ describe('connecting and listing', () => {
       send_message: {
         names: ['conversation_id', 'text', 'template', 'media'],
         required: ['conversation_id'],
+      },
+      offer_slots: {
+        names: ['conversation_id', 'service_id', 'date', 'days', 'time_zone', 'resource_id', 'booking_id'],
+        required: ['conversation_id', 'service_id'],
       },
       hand_off_to_human: {
         names: ['conversation_id', 'reason', 'summary'],

@@ -191,6 +191,11 @@ const REST: Record<string, RestCase> = {
   // {message_id} is filled with the caller's own message; (b) also tries B's message in A's conversation.
   getMessageMedia: { id: 'conversation' },
   handoffConversation: { id: 'conversation', body: () => ({ reason: 'matrix' }) },
+  offerTimes: {
+    id: 'conversation',
+    body: (own) => ({ service_id: own.service }),
+    foreignInput: { body: (f) => ({ service_id: f.service }), expect: 422 },
+  },
   assignConversation: {
     id: 'conversation',
     body: (own) => ({ user_id: own.agentId }),

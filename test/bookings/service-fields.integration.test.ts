@@ -127,7 +127,8 @@ describe('services: every field and its range', () => {
       body: { name: 'X', duration_minutes: 30, resource_ids: [own.id], reminders: [reminder(ownChannel.id)] },
     });
     expect(ok.status).toBe(201);
-    expect(ok.body.reminders).toEqual([reminder(ownChannel.id)]);
+    // A reminder asks nothing unless it says so (ask, §19).
+    expect(ok.body.reminders).toEqual([{ ...reminder(ownChannel.id), ask: false }]);
   });
 
   it('agents read services but cannot write them (403)', async () => {

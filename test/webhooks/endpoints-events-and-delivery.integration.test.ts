@@ -183,7 +183,7 @@ describe('events API', () => {
     expect(types).toContain('booking.expired');
     expect(types).toContain('booking.no_show');
     expect(types).toContain('booking.reminder.sent');
-    expect(types).toHaveLength(26);
+    expect(types).toHaveLength(27);
   });
 
   it('lists and reads recorded events as envelopes', async () => {

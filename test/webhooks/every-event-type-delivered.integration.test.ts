@@ -5,8 +5,10 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPE_NAMES } from '@/server/client-safe/event-catalog';
 import { forTenant } from '@/server/db/tenant-scope';
+import { confirmAttendance } from '@/server/domain/bookings/confirm-attendance';
 import { expireHeldBooking } from '@/server/domain/bookings/expire-hold';
 import { sendBookingReminder } from '@/server/domain/bookings/send-reminder';
+import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
 import { recordConversationTimers } from '@/server/domain/conversations/conversation-timers';
 import { type DeliveryWorker, startDeliveryWorker } from '@/server/runtime/deliveries/worker';
 import { hubSignature } from '@/server/whatsapp/signature';
@@ -137,6 +139,12 @@ describe('event delivery for bookings, payments and conversations', () => {
       }),
     });
     await t.agent('POST', `/bookings/${soon.body.id}/confirm`);
+    // The customer's "I will come" (a reminder's quick reply on WhatsApp, tested whole elsewhere).
+    const attending = await confirmAttendance(operationContext(t.tenantId, SYSTEM_ACTOR), {
+      id: soon.body.id,
+    });
+    expect(attending.changed).toBe(true);
+    expected.set('booking.attendance_confirmed', (await t.agent('GET', `/bookings/${soon.body.id}`)).body);
     const reminderTimer = await forTenant(t.tenantId).timer.findFirstOrThrow({
       where: { subjectId: soon.body.id },
     });
