@@ -1,5 +1,7 @@
 // Bookings: slot search for a 31-day range over 20 resources with 5,000 bookings (p95, and its ratio
-// to a plain indexed read of one booking measured in the same rounds), and booking throughput under
+// to a plain indexed read of one booking measured in the same rounds), the widest search there is
+// (100 resources open 24 h on a 5-minute grid over 31 days, serialized as GET /slots answers it, cut
+// at 1 MiB), and booking throughput under
 // contention (many clients racing for few slots: bookings/s, attempts/s and the share of 409s, with
 // the database checked afterwards for any overlap). Both again through the booking page's public
 // routes, the whole pipeline in-process (`handleApi`, no HTTP: the per-address limits, the lookup
@@ -15,6 +17,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_SLOT_RUNS ?? 60);
 const CLIENTS = 16;
 const ATTEMPTS_PER_CLIENT = 60;
+const WIDE_RESOURCES = 100;
+const WIDE_RUNS = Number(process.env.BENCH_WIDE_SLOT_RUNS ?? 5);
 
 export function run(): Promise<BenchResult> {
   return withBenchDatabase('bookings', measure);
@@ -154,6 +158,56 @@ async function measure(url: string): Promise<BenchResult> {
       `(${ratio.toFixed(1)} × an indexed read)`,
   );
 
+  // The widest search: 100 resources open 24 h, a 5-minute grid, 31 days (8,928 starts × 100 ids
+  // uncut), timed with its serialization, as GET /slots answers it.
+  const allDay = Object.fromEntries(
+    ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]),
+  );
+  const wideIds: string[] = [];
+  for (let i = 0; i < WIDE_RESOURCES; i++) {
+    const r = await createResource(
+      ctx,
+      CreateResourceInput.parse({ name: `Chair ${i}`, time_zone: 'UTC', weekly_hours: allDay }),
+    );
+    wideIds.push(r.id);
+  }
+  const wide = await createService(
+    ctx,
+    CreateServiceInput.parse({
+      name: 'Wide service',
+      duration_minutes: 5,
+      slot_interval_minutes: 5,
+      resource_ids: wideIds,
+      booking_window_days: 730,
+    }),
+  );
+  const wideSearch = async () =>
+    JSON.stringify(
+      await findServiceSlots(ctx, { service_id: wide.id, start: startDate, end: endDate, time_zone: 'UTC' }),
+    );
+  const wideSample = await wideSearch();
+  const wideRounds: { search: number; read: number }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const times: number[] = [];
+    const reads: number[] = [];
+    for (let i = 0; i < WIDE_RUNS; i++) {
+      let t0 = performance.now();
+      await wideSearch();
+      times.push(performance.now() - t0);
+      t0 = performance.now();
+      await read();
+      reads.push(performance.now() - t0);
+    }
+    wideRounds.push({ search: median(times), read: median(reads) });
+  }
+  const wideMs = median(wideRounds.map((x) => x.search));
+  const wideRatio = median(wideRounds.map((x) => x.search / x.read));
+  const wideBytes = Buffer.byteLength(wideSample);
+  console.log(
+    `widest slot search, 31 days × ${WIDE_RESOURCES} resources × 24 h on a 5-minute grid: median ${wideMs.toFixed(0)} ms ` +
+      `(${wideRatio.toFixed(0)} × an indexed read), ${wideBytes} bytes, truncated ${JSON.parse(wideSample).truncated}`,
+  );
+
   // Contention: CLIENTS concurrent clients, each ATTEMPTS_PER_CLIENT bookings at random starts among
   // few slots (2 resources × 8 hourly starts × 5 days = 80 places for 960 attempts).
   const contested = await createService(
@@ -270,6 +324,8 @@ async function measure(url: string): Promise<BenchResult> {
     ratios: {
       slots_p95_ms_31d: round(searchP95, 1),
       slots_vs_read: round(ratio, 2),
+      slots_wide_ms_31d: round(wideMs, 0),
+      slots_wide_vs_read: round(wideRatio, 0),
       booking_contention_per_s: round(created / seconds, 1),
       booking_contention_409_share: round(refused / attempts, 3),
       public_slots_p95_ms_31d: round(publicP95, 1),
@@ -282,6 +338,12 @@ async function measure(url: string): Promise<BenchResult> {
         resources: RESOURCES,
         bookings: BOOKINGS,
         runs_per_round: RUNS,
+      },
+      slots_wide: {
+        rounds: wideRounds,
+        resources: WIDE_RESOURCES,
+        answer_bytes: wideBytes,
+        runs_per_round: WIDE_RUNS,
       },
       contention: {
         clients: CLIENTS,

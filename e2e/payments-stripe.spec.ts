@@ -49,6 +49,8 @@ test('an admin connects Stripe, a customer pays a booking, and the admin refunds
   page,
   browser,
 }) => {
+  // Many screens at two widths, a checkout and an agent's browser: more than the default minute on a busy machine.
+  test.setTimeout(120_000);
   const { stripe, tenantId } = fixtures();
   await signInToDashboard(page, fixtures().admin);
   await page
@@ -136,6 +138,14 @@ test('an admin connects Stripe, a customer pays a booking, and the admin refunds
   const payment = await api('GET', `/payments/${booking.payment.id}`);
   expect(payment.body).toMatchObject({ status: 'succeeded', refunded_amount: 1250 });
   await screens(page, 'payments-stripe-refunded');
+
+  // The refund is in the audit log, with its amount.
+  await page.goto('/settings/audit-log');
+  const entry = page.getByTestId('audit-payment.refunded').first();
+  await expect(entry).toContainText('€12.50');
+  await expect(entry).toContainText(booking.payment.id);
+  await expect(entry).toContainText(fixtures().admin.email);
+  await screens(page, 'audit-log-refund');
 
   // An agent reads payments but changes none, and cannot open the Stripe settings.
   const agentContext = await browser.newContext();

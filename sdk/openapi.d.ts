@@ -140,7 +140,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking (starts pending)
-         * @description Emits booking.created. With service_id, a booking of that service: end_at = start_at + duration (sending end_at is a 422); it is placed on resource_id, or on the service’s free resource with the fewest bookings that day (when that one is taken concurrently, the next free one). Free means what GET /slots says (the start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it becomes expired within seconds and frees its slot (booking.expired). Paid services (payment deposit or full): the booking is held for PAYMENT_HOLD (default 30 min; an earlier hold_expires_at wins) and gets a pending Stripe payment of the deposit or the price, whose Stripe Checkout page is payment.checkout_url: send the customer there. Stripe’s completion confirms the booking (booking.confirmed, payment.succeeded); a session that expires unpaid, or a hold that runs out first, expires it (booking.expired, payment.failed). A payment that arrives after the hold ran out confirms the booking while its slot is still free, and is refunded in full through Stripe otherwise. The slot is checked before Stripe is asked; Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (retry); in both cases nothing is stored. customer.phone is E.164 (the + optional), returned as +digits. Without service_id the booking is free-form: end_at is required and it blocks nothing. Permission `bookings.write` (roles: admin, agent).
+         * @description Emits booking.created. With service_id, a booking of that service: end_at = start_at + duration (sending end_at is a 422); it is placed on resource_id, or on the service’s free resource with the fewest bookings that day (when that one is taken concurrently, the next free one). Free means what GET /slots says (the start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it becomes expired within seconds and frees its slot (booking.expired). A tenant has at most MAX_OPEN_HOLDS_PER_TENANT (default 1,000) open holds (pending bookings with hold_expires_at, paid services’ holds included): one more answers 409 hold_limit_reached and stores nothing. Paid services (payment deposit or full): the booking is held for PAYMENT_HOLD (default 30 min; an earlier hold_expires_at wins) and gets a pending Stripe payment of the deposit or the price, whose Stripe Checkout page is payment.checkout_url: send the customer there. Stripe’s completion confirms the booking (booking.confirmed, payment.succeeded); a session that expires unpaid, or a hold that runs out first, expires it (booking.expired, payment.failed). A payment that arrives after the hold ran out confirms the booking while its slot is still free, and is refunded in full through Stripe otherwise; a delayed method (a bank debit) still settling when the hold ends does not extend it: the booking expires on time and Stripe’s later verdict is such a late payment (or payment.failed). The slot is checked before Stripe is asked; Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (retry); in both cases nothing is stored. customer.phone is E.164 (the + optional), returned as +digits. Without service_id the booking is free-form: end_at is required and it blocks nothing. Permission `bookings.write` (roles: admin, agent).
          */
         post: operations["createBooking"];
         delete?: never;
@@ -522,7 +522,7 @@ export interface paths {
         };
         /**
          * A resource's calendar for a window: working hours, bookings (holds included) and time off
-         * @description For a day or week calendar of one resource. working_hours: its weekly hours in the window as UTC intervals, expanded per local date of its time_zone exactly as GET /slots expands them (DST days included), merged and clipped to the window. bookings: every booking of the resource overlapping [from, to), in every status, in start order (a pending booking with hold_expires_at is a hold). time_off: the time off overlapping the window. At most 62 days. Several resources: one call each (the dashboard batches them). Permission `bookings.read` (roles: admin, agent).
+         * @description For a day or week calendar of one resource. working_hours: its weekly hours in the window as UTC intervals, expanded per local date of its time_zone exactly as GET /slots expands them (DST days included), merged and clipped to the window. bookings: every booking of the resource overlapping [from, to), in every status, in start order (a pending booking with hold_expires_at is a hold). time_off: the time off overlapping the window. At most 62 days. Several resources: one call each (the dashboard batches them). At most 1 MiB: bookings and time off are taken together in start order while they fit; truncated: true says the window held more, and everything starting before the last start listed is there (ask again from it for the rest). Permission `bookings.read` (roles: admin, agent).
          */
         get: operations["getResourceSchedule"];
         put?: never;
@@ -768,7 +768,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a succeeded payment (Stripe payments: in full or in part, through Stripe)
-         * @description Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 payment_provider_refused. Emits payment.refunded when the payment becomes refunded. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Permission `payments.write` (roles: admin).
+         * @description Manual payments are refunded in full (the body may be empty; an amount other than the whole is 422). Stripe payments are refunded through Stripe: amount (default: what remains) must not exceed amount − refunded_amount (422 otherwise); refunded_amount records the total, and the whole amount refunded makes the payment refunded. The refund at Stripe carries an idempotency key derived from this request (from its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 payment_provider_refused. Every refund, full or partial, is in the audit log (action payment.refunded, target the payment, details {amount, currency}) and emits payment.refunded (data.object.refunded_amount the new total; status stays succeeded while it is partial), once: a retried request, Stripe replaying the refund and Stripe’s charge.refunded webhook echoing it back all find it recorded (by its Stripe refund id). A refund made in Stripe’s dashboard is recorded the same way when its webhook arrives, with the actor {type: "stripe"}. States: pending → succeeded | failed; succeeded → refunded; failed and refunded are final. Permission `payments.write` (roles: admin).
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -1486,7 +1486,7 @@ export interface paths {
         };
         /**
          * Who changed what: keys, webhook endpoints, channels, members, invitations, secrets
-         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change, and so is every change an AI assistant makes through its tools (POST /mcp: action assistant.tool_called, target the booking or conversation, tool the tool’s name, actor the credential the assistant used): a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids only (actor, target), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Permission `audit_log.read` (roles: admin).
+         * @description Every change a person (actor type user) or an API key (api_key) makes to API keys, webhook endpoints, channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is recorded in the same transaction as the change, and so is every change an AI assistant makes through its tools (POST /mcp: action assistant.tool_called, target the booking or conversation, tool the tool’s name, actor the credential the assistant used), and every refund of a payment (action payment.refunded, target the payment, details {amount, currency}; a refund made in Stripe’s dashboard has the actor {type: "stripe"}, one the service made itself, of a payment that came after its booking expired and its slot was taken, {type: "system"}): a change that fails leaves no entry, and an entry never exists without its change. Entries hold ids (actor, target) and, in details, values that describe the change (a refund’s amount), never a secret, and cannot be changed or deleted through any interface (the database refuses it too). They are kept indefinitely: event retention does not touch them. Changes the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not recorded. Newest first. Permission `audit_log.read` (roles: admin).
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -1572,7 +1572,7 @@ export interface paths {
         put?: never;
         /**
          * The AI assistant’s tools over the Model Context Protocol (Streamable HTTP)
-         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with the X-Tenant-ID header and a credential: best, an assistant session token (ast_…, POST /conversations/{id}/assistant-sessions), whose tools act for that conversation’s contact only (no conversation_id or customer inputs; bookings answered as CustomerBooking; every call in the audit log with the session as actor); or an API key or access token, whose tools reach the whole tenant. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, handled_by_human, …) as text. tools/list shows only the tools the credential may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). No tool answer is larger than 64 KiB: find_slots keeps the earliest slots and list_customer_bookings the newest bookings that fit, with truncated: true. Permission `assistant_tools.use` (roles: admin, agent).
+         * @description Point any MCP client (Claude, the OpenAI Agents SDK, the official SDKs) here with the X-Tenant-ID header and a credential: best, an assistant session token (ast_…, POST /conversations/{id}/assistant-sessions), whose tools act for that conversation’s contact only (no conversation_id or customer inputs; bookings answered as CustomerBooking; every call in the audit log with the session as actor); or an API key or access token, whose tools reach the whole tenant. Tools: find_slots, book_slot, reschedule_booking, cancel_booking, list_customer_bookings, send_message, hand_off_to_human; each is one operation of this API (GET /slots, POST /bookings, POST /bookings/{id}/reschedule, POST /bookings/{id}/cancel, GET /bookings, POST /conversations/{id}/messages, POST /conversations/{id}/handoff) with the same validation, permission, events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. Authenticated like every route, before any protocol work: 400 tenant_header_missing or tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited (each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC (or a batch of more than 20 messages; a batch’s tool calls run one after the other), all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON (application/json, never an SSE stream), so any instance, a serverless one included, answers any request, and the credential of each request is the only authority. GET and DELETE answer 405 (no stream to open, no session to end), as the SDK’s stateless servers do. The transport’s own refusals are problem documents too: 406 not_acceptable without Accept: application/json, text/event-stream; 400 invalid_mcp_request for a message it cannot take (an unsupported MCP-Protocol-Version). A tool call the operation refuses is not an HTTP error: its result has isError: true and the problem document (code slot_unavailable, validation_failed with errors[] in the tool’s field names, not_found, forbidden, invalid_transition, handled_by_human, …) as text. tools/list shows only the tools the credential may call. Every change a tool makes is in the audit log (assistant.tool_called, naming the tool). No tool answer is larger than 64 KiB: find_slots keeps the earliest slots and list_customer_bookings the newest bookings that fit, with truncated: true. Permission `assistant_tools.use` (roles: admin, agent).
          */
         post: operations["sendMcpMessages"];
         delete?: never;
@@ -2070,7 +2070,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A payment was refunded
+         * A refund of a payment, full or partial, ours or made in Stripe’s dashboard, once per refund: data.object.refunded_amount is the total refunded so far (status stays succeeded while it is partial)
          * @description Sent to every active endpoint subscribed to payment.refunded (or its family, or *) as a signed POST (Standard Webhooks). Answer 2xx within 10 s; anything else is retried after 1 s, 5 s, 25 s, 125 s and 625 s. Delivery is at-least-once: deduplicate by webhook-id.
          */
         post: operations["paymentRefundedEvent"];
@@ -3263,7 +3263,12 @@ export interface components {
             service_id: string;
             time_zone: string;
             /**
-             * @description Every local date of the range, each with its free slots in order (an empty list when none)
+             * @description true when the free slots of the range did not fit one answer (at most 1 MiB; 64 KiB for the assistant’s find_slots): days then lists the dates up to the cut only, the last one possibly incomplete; ask again from that date for the rest
+             * @example false
+             */
+            truncated: boolean;
+            /**
+             * @description Every local date of the range (up to the cut when truncated), each with its free slots in order (an empty list when none)
              * @example {
              *       "2027-03-01": [
              *         {
@@ -3544,6 +3549,11 @@ export interface components {
         ResourceSchedule: {
             resource: components["schemas"]["Resource"];
             working_hours: components["schemas"]["WorkingInterval"][];
+            /**
+             * @description true when the window held more bookings and time off than one answer holds
+             * @example false
+             */
+            truncated: boolean;
             bookings: components["schemas"]["Booking"][];
             time_off: components["schemas"]["TimeOff"][];
         };
@@ -4405,7 +4415,8 @@ export interface components {
             /** @example aud_01JD3XJ5T1S9Y6W8ZK4M2N7P0Q */
             id: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+            action: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "payment.refunded" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+            /** @description Who made the change */
             actor: {
                 /**
                  * @description user (a person), api_key, or assistant_session (an AI assistant acting for one conversation’s contact through POST /conversations/{id}/assistant-sessions)
@@ -4414,14 +4425,30 @@ export interface components {
                 type: "user" | "api_key" | "assistant_session";
                 /** @description usr_…, key_… or asn_… */
                 id: string;
+            } | {
+                /**
+                 * @description stripe: a refund made in Stripe’s dashboard (or its API), reported by its webhook; system: a refund the service made itself (a payment that arrived after its booking expired and its slot was taken)
+                 * @enum {string}
+                 */
+                type: "stripe" | "system";
             };
             target: {
                 /** @enum {string} */
-                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "tenant" | "assistant_session";
+                type: "api_key" | "webhook_endpoint" | "channel" | "user" | "invitation" | "payment_provider" | "resource" | "booking" | "conversation" | "tenant" | "payment" | "assistant_session";
                 id: string;
             };
             /** @description The AI assistant’s tool (MCP) that made the change (action assistant.tool_called); null otherwise */
             tool: string | null;
+            /**
+             * @description What the entry adds about the change, by value; never a secret. payment.refunded: {amount, currency} (the refund’s amount in minor units); {} for the other actions
+             * @example {
+             *       "amount": 1500,
+             *       "currency": "eur"
+             *     }
+             */
+            details: {
+                [key: string]: string | number;
+            };
             /** @description The client address of the request, as the trusted proxy in front of the service reports it */
             ip: string | null;
             /**
@@ -14495,7 +14522,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
+                action?: "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "channel.created" | "channel.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "member.password_reset" | "member.password_changed" | "invitation.revoked" | "payment_provider.connected" | "payment_provider.disconnected" | "resource.calendar_token_rotated" | "tenant.updated" | "payment.refunded" | "assistant.tool_called" | "assistant_session.created" | "assistant_session.revoked";
                 /** @description Only entries of this person (usr_…), API key (key_…) or assistant session (asn_…) */
                 actor_id?: string;
                 /** @description Only entries recorded at or after this time */

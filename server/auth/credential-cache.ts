@@ -6,8 +6,11 @@
 // each forgets all it cached when the notice arrives: within the notice's latency after the commit
 // (typically under a millisecond; a request that reaches another instance in that window may still
 // be accepted). The cache is used only while this instance is listening (a dropped connection
-// empties it until LISTEN is back), never in serverless mode (a frozen function could answer before
-// it reads a pending notice), and no entry lives longer than MAX_AGE_MS. A lookup that raced a
+// empties it until LISTEN is back) and its connection has proven alive within
+// LISTEN_PROOF_MAX_AGE_MS (server/db/listen.ts: a heartbeat whose late echo turns caching off, so a
+// connection that died without a word cannot keep a revoked key working for longer than that), never
+// in serverless mode (a frozen function could answer before it reads a pending notice), and no entry
+// lives longer than MAX_AGE_MS. A lookup that raced a
 // notice is not kept (the generation check); a lookup that found nothing is never kept, so a new
 // key works on its first request. Memberships are not cached (server/auth/principal.ts).
 import { settings } from '@/server/config/settings';
@@ -30,7 +33,9 @@ const holder = globalThis as unknown as {
     /** The database listened to (tests and benches switch databases within a process). */
     url?: string;
     listener?: Promise<Listener>;
-    /** LISTEN is in effect on `url`: only then may an entry be trusted or kept. */
+    /** `listener` once it has started. */
+    live?: Listener;
+    /** LISTEN is in effect on `url` (and `live` says it is proven alive): only then may an entry be trusted or kept. */
     listening: boolean;
   };
 };
@@ -56,6 +61,7 @@ function listenOn(url: string): void {
   const previous = s.listener;
   s.url = url;
   s.listening = false;
+  s.live = undefined;
   forgetAll();
   void previous?.then((l) => l.stop());
   const current = listen(CREDENTIALS_CHANNEL, {
@@ -75,6 +81,15 @@ function listenOn(url: string): void {
     },
   });
   s.listener = current;
+  void current.then((listener) => {
+    if (s.listener === current) s.live = listener;
+  });
+}
+
+/** Whether an entry may be trusted or kept now: LISTEN in effect, and its connection proven alive lately. */
+function trusted(): boolean {
+  const s = state();
+  return s.listening && s.live?.listening() === true;
 }
 
 /**
@@ -93,10 +108,10 @@ export async function cachedCredential<T>(key: string, load: () => Promise<T | n
   if (s.url !== url) listenOn(url);
   const now = Date.now();
   const hit = s.entries.get(key) as Entry<T> | undefined;
-  if (s.listening && hit && hit.until > now) return hit.value;
+  if (hit && hit.until > now && trusted()) return hit.value;
   const generation = s.generation;
   const value = await load();
-  if (value !== null && s.listening && generation === s.generation) {
+  if (value !== null && trusted() && generation === s.generation) {
     if (s.entries.size >= MAX_ENTRIES) s.entries.clear();
     s.entries.set(key, { value, until: now + MAX_AGE_MS });
   }
@@ -105,7 +120,7 @@ export async function cachedCredential<T>(key: string, load: () => Promise<T | n
 
 /** Whether this instance listens for credential changes now (and so may answer from the cache). */
 export function credentialCacheListening(): boolean {
-  return state().listening;
+  return trusted();
 }
 
 /** Stops listening and forgets everything (tests, shutdown). */
@@ -113,6 +128,7 @@ export async function stopCredentialCache(): Promise<void> {
   const s = state();
   const listener = s.listener;
   s.listener = undefined;
+  s.live = undefined;
   s.url = undefined;
   s.listening = false;
   forgetAll();

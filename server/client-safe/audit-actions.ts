@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'resource.calendar_token_rotated',
   /** The tenant's settings changed (the origins allowed to frame its booking pages). */
   'tenant.updated',
+  /** A refund, full or partial, ours or made in Stripe's dashboard; details: {amount, currency}. */
+  'payment.refunded',
   /**
    * A change made through one of the AI assistant's tools (MCP); the entry names the tool. Under an
    * assistant session every call is recorded, reads included, with the session as the actor.
@@ -43,6 +45,7 @@ export const AUDIT_TARGET_TYPES = [
   'booking',
   'conversation',
   'tenant',
+  'payment',
   'assistant_session',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

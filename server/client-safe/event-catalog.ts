@@ -59,7 +59,12 @@ export const EVENT_TYPES = [
   { type: 'payment.created', description: 'A payment was created' },
   { type: 'payment.succeeded', description: 'A payment succeeded' },
   { type: 'payment.failed', description: 'A payment failed' },
-  { type: 'payment.refunded', description: 'A payment was refunded' },
+  {
+    type: 'payment.refunded',
+    description:
+      'A refund of a payment, full or partial, ours or made in Stripe’s dashboard, once per refund: ' +
+      'data.object.refunded_amount is the total refunded so far (status stays succeeded while it is partial)',
+  },
   {
     type: 'webhook.endpoint.disabled',
     description:

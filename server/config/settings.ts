@@ -107,6 +107,11 @@ const settingsSchema = z.object({
   /** Webhook endpoints and usable API keys a tenant may have (creating one more answers 409). */
   MAX_WEBHOOK_ENDPOINTS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),
   MAX_API_KEYS_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(50),
+  /**
+   * Open holds a tenant may have: pending bookings with hold_expires_at, each a timer (creating one
+   * more answers 409 hold_limit_reached).
+   */
+  MAX_OPEN_HOLDS_PER_TENANT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Who runs the background work (deliveries, timers, periodic jobs): server/runtime/README.md. */
   DELIVERY_ENGINE: z.enum(['worker', 'inngest']).optional(),
   INNGEST_EVENT_KEY: z.string().optional(),

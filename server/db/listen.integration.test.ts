@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directDatabaseUrl } from './client';
-import { listen, passOnNotification } from './listen';
+import { listen, listenerApplicationName, passOnNotification } from './listen';
 
 let sql: pg.Client;
 beforeAll(async () => {
@@ -33,9 +33,9 @@ describe('listen', () => {
       expect(listener.listening()).toBe(true);
       await sql.query(`notify test_listen_helper`);
       await until(() => seen.notices === 1);
-      await sql.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen test_listen_helper'`,
-      );
+      await sql.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [
+        listenerApplicationName('test'),
+      ]);
       await until(() => seen.lost === 1);
       await until(() => seen.listening === 2 && listener.listening());
       await sql.query(`notify test_listen_helper`);

@@ -27,6 +27,7 @@ export const TENANT_MODELS = new Set<string>([
   'PasswordReset',
   'PaymentProviderConnection',
   'StripeEvent',
+  'StripeRefund',
   'Resource',
   'TimeOff',
   'Service',

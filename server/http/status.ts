@@ -46,6 +46,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   api_key_limit_reached: 409,
   too_many_holds: 409,
   too_late_to_change: 409,
+  hold_limit_reached: 409,
   conversation_resolved: 409,
   handled_by_human: 409,
   assistant_session_limit_reached: 409,

@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'api_key_limit_reached',
   'too_many_holds',
   'too_late_to_change',
+  'hold_limit_reached',
   'conversation_resolved',
   'handled_by_human',
   'assistant_session_limit_reached',

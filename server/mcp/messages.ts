@@ -4,8 +4,11 @@
 // messages themselves. These schemas also document the endpoint in the OpenAPI document.
 import { z } from 'zod';
 
-/** A batch holds at most this many messages (the SDK's own limit). */
-export const MAX_MCP_BATCH = 100;
+/**
+ * A batch holds at most this many messages (as a dashboard tRPC batch, server/trpc/http-handler.ts);
+ * its tool calls run one after the other (server/mcp/serve.ts).
+ */
+export const MAX_MCP_BATCH = 20;
 
 const MessageId = z.union([z.string().min(1).max(200), z.number().int()]);
 

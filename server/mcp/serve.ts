@@ -35,7 +35,7 @@ import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import type { McpAnswers } from './messages';
 import { SESSION_INSTRUCTIONS, SESSION_TOOLS } from './session-tools';
-import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool } from './tool';
+import { type AssistantTool, inputSchemaOf, mayCall, outputSchemaOf, runTool, toolResult } from './tool';
 import { ASSISTANT_INSTRUCTIONS, ASSISTANT_TOOLS } from './tools';
 
 const MCP_SERVER_INFO = { name: 'switchboard', title: 'Switchboard', version: '1.0.0' };
@@ -104,32 +104,34 @@ export async function serveMcp(input: {
   let failure: { error: unknown } | undefined;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listed.map(toolDefinition) }));
-  server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
-    const tool = toolbox.callable.find((t) => t.name === call.params.name);
-    if (!tool) {
-      return refusal(
-        new AppError('not_found', `No tool is named ${call.params.name}; tools/list names them`),
-        requestId,
-      );
-    }
-    try {
-      const result = await runTool(tool, {
-        ctx: toolbox.ctx,
-        permissions: principal.permissions,
-        args: call.params.arguments ?? {},
-      });
-      return {
-        content: [{ type: 'text', text: JSON.stringify(result) }],
-        ...(result && typeof result === 'object'
-          ? { structuredContent: result as Record<string, unknown> }
-          : {}),
-      };
-    } catch (error) {
-      if (error instanceof AppError) return refusal(error, requestId);
-      failure ??= { error };
-      // Never sent: the failure is thrown once the transport has answered.
-      return { isError: true, content: [] };
-    }
+  // The SDK dispatches a batch's messages at once; its tool calls run one after the other instead, so
+  // a batch costs no more memory or connections at a time than a single call.
+  let previous: Promise<unknown> = Promise.resolve();
+  server.setRequestHandler(CallToolRequestSchema, (call): Promise<CallToolResult> => {
+    const run = previous.then(async (): Promise<CallToolResult> => {
+      const tool = toolbox.callable.find((t) => t.name === call.params.name);
+      if (!tool) {
+        return refusal(
+          new AppError('not_found', `No tool is named ${call.params.name}; tools/list names them`),
+          requestId,
+        );
+      }
+      try {
+        const answer = await runTool(tool, {
+          ctx: toolbox.ctx,
+          permissions: principal.permissions,
+          args: call.params.arguments ?? {},
+        });
+        return toolResult(answer);
+      } catch (error) {
+        if (error instanceof AppError) return refusal(error, requestId);
+        failure ??= { error };
+        // Never sent: the failure is thrown once the transport has answered.
+        return { isError: true, content: [] };
+      }
+    });
+    previous = run.catch(() => undefined);
+    return run;
   });
 
   const transport = new WebStandardStreamableHTTPServerTransport({

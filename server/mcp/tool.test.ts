@@ -94,7 +94,7 @@ describe('the JSON Schemas of a tool', () => {
     const book = ASSISTANT_TOOLS.find((t) => t.name === 'book_slot');
     if (!list || !book) throw new Error('tools missing');
     const listed = inputSchemaOf(list);
-    expect(Object.keys(listed.properties as object)).toEqual(['phone', 'email']);
+    expect(Object.keys(listed.properties as object)).toEqual(['phone', 'email', 'cursor']);
     expect((listed.properties as Record<string, unknown>).phone).toEqual(
       (jsonSchemaOf(route('listBookings').query as z.ZodType, 'input').properties as Record<string, unknown>)
         .customer_phone,

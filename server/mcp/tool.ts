@@ -8,6 +8,7 @@
 // (./session-tools.ts) adds the route fields it fills from the session instead (`bind`: the
 // conversation, the customer) and the narrower answer it gives (`answer`). No answer is larger than
 // MAX_RESULT_BYTES: a tool whose answer can grow says how to cut it (`fit`).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { allows, type Permission } from '@/server/client-safe/permissions';
 import { recordToolRead } from '@/server/domain/audit/record-audit';
@@ -50,7 +51,7 @@ export interface ToolOptions {
   fit?: (answer: unknown, fits: (candidate: unknown) => boolean) => unknown;
 }
 
-/** No tool answers more than this (bytes of its JSON text, what a model reads). */
+/** No tool result is larger than this: its text and its structured content together, as JSON. */
 export const MAX_RESULT_BYTES = 64 * 1024;
 
 export interface AssistantTool extends ToolOptions {
@@ -269,17 +270,54 @@ export async function runTool(
   return fitted(tool, answer);
 }
 
-const fits = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) <= MAX_RESULT_BYTES;
+/**
+ * The tool result of an answer: its JSON as text and, for an object, the same as structured content
+ * (what MCP clients read; a model reads either).
+ */
+function fullResult(answer: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer) }],
+    ...(answer && typeof answer === 'object' ? { structuredContent: answer as Record<string, unknown> } : {}),
+  };
+}
 
-/** The answer as it goes out: whole when it fits, else cut by the tool's `fit` and marked truncated. */
+/** Room for the JSON-RPC envelope around a result. */
+const ENVELOPE_BYTES = 256;
+const resultBytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result)) + ENVELOPE_BYTES;
+/** Whether an answer's result (text and structured content together) is within MAX_RESULT_BYTES. */
+const fits = (answer: unknown) => resultBytes(fullResult(answer)) <= MAX_RESULT_BYTES;
+/** Whether the answer alone (its structured content) is. */
+const fitsOnce = (answer: unknown) =>
+  Buffer.byteLength(JSON.stringify(answer)) + ENVELOPE_BYTES <= MAX_RESULT_BYTES;
+
+/**
+ * The result of an answer (see `fitted`), within MAX_RESULT_BYTES: whole when it fits; an answer of one
+ * resource whose text would pass the bound (text escapes what structured content does not) keeps its
+ * structured content and says so in its text.
+ */
+export function toolResult(answer: unknown): CallToolResult {
+  const full = fullResult(answer);
+  if (!full.structuredContent || resultBytes(full) <= MAX_RESULT_BYTES) return full;
+  return {
+    content: [{ type: 'text', text: 'The answer is too long to repeat as text: read structuredContent.' }],
+    structuredContent: full.structuredContent,
+  };
+}
+
+/**
+ * The answer as it goes out: whole when its result fits, else cut by the tool's `fit` and marked
+ * truncated (a page's next_cursor then goes on from the last entry kept).
+ */
 function fitted(tool: AssistantTool, answer: unknown): unknown {
   if (fits(answer)) return answer;
-  const cut = tool.fit?.(answer, (candidate) => fits({ ...(candidate as object), truncated: true }));
-  if (cut === undefined) {
-    // Every other tool answers one resource, which its schema's limits keep well under the bound.
-    throw new Error(`tool ${tool.name} answered more than ${MAX_RESULT_BYTES} bytes and cannot cut it`);
-  }
-  return { ...(cut as object), truncated: true };
+  if (tool.fit)
+    return {
+      ...(tool.fit(answer, (candidate) => fits({ ...(candidate as object), truncated: true })) as object),
+      truncated: true,
+    };
+  // Every other tool answers one resource, which its schema's limits keep under the bound once.
+  if (fitsOnce(answer)) return answer;
+  throw new Error(`tool ${tool.name} answered more than ${MAX_RESULT_BYTES} bytes and cannot cut it`);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { availabilityRoutes } from '@/server/api/v1/availability';
 import { bookingRoutes } from '@/server/api/v1/bookings';
 import { conversationRoutes } from '@/server/api/v1/conversations';
+import { cursorAfter } from '@/server/db/pagination';
 import type { AnyRoute, AnyTenantRoute } from '@/server/http/route';
 import { type AssistantTool, longestFitting, toolFrom } from './tool';
 
@@ -44,10 +45,24 @@ export function keepEarliestSlots(answer: unknown, fits: (candidate: unknown) =>
   );
 }
 
-/** A list's cut: its first entries (the newest bookings) that fit. */
+/**
+ * A page's cut: its first entries (the newest bookings) that fit, its next_cursor going on from the
+ * last one kept (server/db/pagination.ts), so the next page starts where this one stopped.
+ */
 export function keepFirstEntries(answer: unknown, fits: (candidate: unknown) => boolean): unknown {
   const { data, ...rest } = answer as { data: unknown[] } & Record<string, unknown>;
-  return longestFitting(data, (kept) => ({ ...rest, data: kept }), fits);
+  return longestFitting(
+    data,
+    (kept) => {
+      const last = kept[kept.length - 1] as { id?: unknown } | undefined;
+      const cursor =
+        kept.length < data.length && typeof last?.id === 'string' && 'next_cursor' in rest
+          ? { next_cursor: cursorAfter(last.id) }
+          : {};
+      return { ...rest, data: kept, ...cursor };
+    },
+    fits,
+  );
 }
 
 /** Read by the model when it connects (the `instructions` of the MCP initialize answer). */
@@ -111,10 +126,11 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
     description:
       'Find a customer’s bookings, to answer about an appointment or to get the booking_id to move or cancel. ' +
       'By phone (compared by its digits: +34600111222 and 34600111222 are the same) and/or email ' +
-      '(case-insensitive); send at least one (both: bookings matching both). Answers up to 100 bookings, ' +
-      'newest first, each with its status (pending, confirmed, cancelled, completed, expired, no_show), ' +
-      'start_at and end_at in UTC, service_id and resource_id (truncated: true when only the newest fitted).',
-    pick: ['customer_phone', 'customer_email'],
+      '(case-insensitive); send at least one (both: bookings matching both). Answers a page of bookings ' +
+      '(data), newest first, each with its status (pending, confirmed, cancelled, completed, expired, no_show), ' +
+      'start_at and end_at in UTC, service_id and resource_id; when next_cursor is not null, call again with ' +
+      'it as cursor for the older ones.',
+    pick: ['customer_phone', 'customer_email', 'cursor'],
     rename: { phone: 'customer_phone', email: 'customer_email' },
     requireOneOf: ['phone', 'email'],
     fixed: { limit: 100 },

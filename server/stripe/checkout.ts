@@ -60,7 +60,9 @@ export type CheckoutResult = { ok: true; session: CheckoutSession } | { ok: fals
 /**
  * Creates the Checkout Session for a payment: mode payment, one line of `amount` in `currency`,
  * client_reference_id = the booking, metadata {tenant_id, booking_id, payment_id} (on the session and on
- * its PaymentIntent), expires_at from the hold, idempotency key from the payment id.
+ * its PaymentIntent), expires_at from the hold, idempotency key from the payment id. No
+ * payment_method_types: every method the account enables, delayed ones (bank debits) included; those
+ * do not extend the hold (server/domain/bookings/expire-hold.ts).
  */
 export async function createCheckoutSession(
   secretKey: string,

@@ -19,6 +19,8 @@ export type RefundResult =
   | {
       ok: true;
       refundId: string;
+      /** This refund's amount (minor units). */
+      amount: number;
       /**
        * Everything refunded on the charge so far, this refund included (the charge's amount_refunded as
        * Stripe answered it): concurrent refunds each see a total that includes themselves, so the
@@ -56,5 +58,40 @@ export async function createRefund(secretKey: string, input: RefundInput): Promi
   }
   const charge = refund.charge;
   const refundedTotal = charge && typeof charge === 'object' ? charge.amount_refunded : undefined;
-  return { ok: true, refundId: refund.id, refundedTotal };
+  return { ok: true, refundId: refund.id, amount: refund.amount, refundedTotal };
+}
+
+/** A refund Stripe lists on a PaymentIntent. */
+export interface ListedRefund {
+  id: string;
+  amount: number;
+  metadata: Record<string, string>;
+}
+
+/** Refunds listed at most (Stripe pages 100 at a time; a charge with more is far past any real case). */
+const MAX_LISTED_REFUNDS = 1_000;
+
+/**
+ * The refunds of a PaymentIntent that count towards its charge's amount_refunded (pending or succeeded;
+ * not failed or canceled), oldest first.
+ */
+export async function listRefunds(
+  secretKey: string,
+  paymentIntentId: string,
+): Promise<{ ok: true; refunds: ListedRefund[] } | { ok: false; failure: StripeFailure }> {
+  const refunds: ListedRefund[] = [];
+  try {
+    for await (const refund of stripeClient(secretKey).refunds.list({
+      payment_intent: paymentIntentId,
+      limit: 100,
+    })) {
+      if (refund.status !== 'failed' && refund.status !== 'canceled') {
+        refunds.push({ id: refund.id, amount: refund.amount, metadata: refund.metadata ?? {} });
+      }
+      if (refunds.length >= MAX_LISTED_REFUNDS) break;
+    }
+  } catch (error) {
+    return { ok: false, failure: stripeFailure(error, 'list refunds') };
+  }
+  return { ok: true, refunds: refunds.reverse() };
 }

@@ -8,7 +8,7 @@ import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { limitedBody, MAX_BODY_BYTES } from '@/server/http/body';
 import { HttpErrors } from '@/server/http/errors';
-import { createTrpcContext, type TrpcContext } from './init';
+import { createTrpcContext, DomainTRPCError, type TrpcContext } from './init';
 import { appRouter } from './root';
 
 /** Calls per batched request; the dashboard's client batches at most this many (app/_components/providers.tsx). */
@@ -24,10 +24,24 @@ export function handleTrpcRequest(
     router: appRouter,
     createContext: () => createContext({ req: request }),
     maxBatchSize: TRPC_MAX_BATCH,
-    // A database outage answers 503 with the same Retry-After as REST.
-    responseMeta: ({ errors }) =>
-      errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'Retry-After': '5' } } : {},
+    // A database outage or a rate limit answers with the same Retry-After as REST.
+    responseMeta: ({ errors }) => {
+      const seconds = retryAfterOf(errors);
+      return seconds === undefined ? {} : { headers: { 'Retry-After': String(seconds) } };
+    },
   });
+}
+
+/** The longest Retry-After the calls' errors ask for (whole seconds, at least 1), if any does. */
+function retryAfterOf(errors: readonly TRPCError[]): number | undefined {
+  let longest: number | undefined;
+  for (const error of errors) {
+    const cause = error instanceof DomainTRPCError ? error.appError : undefined;
+    const seconds =
+      cause?.details.retryAfterSeconds ?? (error.code === 'SERVICE_UNAVAILABLE' ? 5 : undefined);
+    if (seconds !== undefined) longest = Math.max(longest ?? 1, Math.ceil(seconds));
+  }
+  return longest;
 }
 
 function tooLarge(): TRPCError {

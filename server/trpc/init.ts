@@ -11,6 +11,7 @@ import type { Permission } from '@/server/client-safe/permissions';
 import { settingsProblems } from '@/server/config/settings';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { operationContext } from '@/server/domain/context';
+import { assertWithinApiRateLimit } from '@/server/http/api-rate-limit';
 import { clientAddressOf } from '@/server/http/client-address';
 import { HTTP_STATUS } from '@/server/http/status';
 import { AppError, Errors, type FieldError } from '@/server/lib/errors';
@@ -155,7 +156,24 @@ const signedInWithTenant = t.middleware(({ ctx, next }) => {
   });
 });
 
-export const protectedProcedure = serviceProcedure.use(signedInWithTenant).use(refuseUnsafeInput);
+/**
+ * Each call (each call of a batch too) counts against the caller's API rate limit as a REST request
+ * does (server/http/api-rate-limit.ts), before its input is read: 429 TOO_MANY_REQUESTS (apiCode
+ * `rate_limited`), with Retry-After on the answer (server/trpc/http-handler.ts).
+ */
+export const protectedProcedure = serviceProcedure
+  .use(signedInWithTenant)
+  .use(async ({ ctx, next }) => {
+    await assertWithinApiRateLimit({
+      kind: 'user',
+      tenantId: ctx.tenantId,
+      role: ctx.role,
+      userId: ctx.userId,
+      permissions: ctx.permissions,
+    });
+    return next();
+  })
+  .use(refuseUnsafeInput);
 
 /** A procedure for those whose role holds `permission` (server/client-safe/permissions.ts), as REST checks it. */
 export function permittedProcedure(permission: Permission) {

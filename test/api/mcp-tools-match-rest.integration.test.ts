@@ -146,7 +146,7 @@ describe('connecting and listing', () => {
         required: ['booking_id', 'start_at'],
       },
       cancel_booking: { names: ['booking_id', 'reason'], required: ['booking_id'] },
-      list_customer_bookings: { names: ['phone', 'email'], required: [] },
+      list_customer_bookings: { names: ['phone', 'email', 'cursor'], required: [] },
       send_message: {
         names: ['conversation_id', 'text', 'template', 'media'],
         required: ['conversation_id'],

@@ -29,19 +29,23 @@ async function paidTenant(name: string, amount = 5000) {
 }
 
 describe('refunds through Stripe', () => {
-  it('refunds a part, then the rest: refunded_amount follows, the whole makes it refunded (one payment.refunded)', async () => {
+  it('refunds a part, then the rest: refunded_amount follows, the whole makes it refunded (a payment.refunded each)', async () => {
     const { t, account, payment, paymentIntentId } = await paidTenant('Partial then full');
     const before = refundRequests().length;
     const part = await t.admin('POST', `/payments/${payment.id}/refund`, { body: { amount: 1500 } });
     expect(part.status, part.text).toBe(200);
     expect(part.body).toMatchObject({ id: payment.id, status: 'succeeded', refunded_amount: 1500 });
-    expect(await paymentEvents(t, payment.id)).toEqual(['payment.created', 'payment.succeeded']);
+    expect(await paymentEvents(t, payment.id)).toEqual([
+      'payment.created',
+      'payment.succeeded',
+      'payment.refunded',
+    ]);
 
     const rest = await t.admin('POST', `/payments/${payment.id}/refund`);
     expect(rest.status, rest.text).toBe(200);
     expect(rest.body).toMatchObject({ status: 'refunded', refunded_amount: 5000 });
-    const [refunded] = await eventsOf(t.tenantId, { type: 'payment.refunded', objectId: payment.id });
-    expect(refunded.data).toEqual({ object: rest.body });
+    const refunded = await eventsOf(t.tenantId, { type: 'payment.refunded', objectId: payment.id });
+    expect(refunded.map((e) => e.data)).toEqual([{ object: part.body }, { object: rest.body }]);
 
     expect(stripe.refundsOf(paymentIntentId).map((r) => r.amount)).toEqual([1500, 3500]);
     expect(
@@ -55,7 +59,11 @@ describe('refunds through Stripe', () => {
         {
           payment_intent: paymentIntentId,
           amount: '1500',
-          metadata: { tenant_id: t.tenantId, payment_id: payment.id },
+          metadata: {
+            tenant_id: t.tenantId,
+            payment_id: payment.id,
+            requested_by: expect.stringMatching(/^key_[0-9A-Z]{26}$/),
+          },
           expand: ['charge'],
         },
       ],
@@ -65,7 +73,11 @@ describe('refunds through Stripe', () => {
         {
           payment_intent: paymentIntentId,
           amount: '3500',
-          metadata: { tenant_id: t.tenantId, payment_id: payment.id },
+          metadata: {
+            tenant_id: t.tenantId,
+            payment_id: payment.id,
+            requested_by: expect.stringMatching(/^key_[0-9A-Z]{26}$/),
+          },
           expand: ['charge'],
         },
       ],
@@ -78,6 +90,7 @@ describe('refunds through Stripe', () => {
     expect(await paymentEvents(t, payment.id)).toEqual([
       'payment.created',
       'payment.succeeded',
+      'payment.refunded',
       'payment.refunded',
     ]);
   });

@@ -203,23 +203,28 @@ describe('applying events', () => {
     expect((await read(a.admin, payment.id)).status).toBe('succeeded');
   });
 
-  it('charge.refunded: a part keeps it succeeded with refunded_amount; the whole makes it refunded (payment.refunded)', async () => {
+  it('charge.refunded: a part keeps it succeeded with refunded_amount; the whole makes it refunded (a payment.refunded each)', async () => {
     const account = await connectedA();
     const { payment, paymentIntentId } = await givenPaidStripePayment(a, stripe, suite.url, { amount: 5000 });
     const api = stripeClient(account.secretKey);
     await api.refunds.create({ payment_intent: paymentIntentId, amount: 1500 }); // from Stripe's dashboard
     const [partial] = stripe.eventsOf(account, 'charge.refunded').slice(-1);
     await deliver(a, partial, 'applied');
-    expect(await read(a.admin, payment.id)).toMatchObject({ status: 'succeeded', refunded_amount: 1500 });
-    expect(await paymentEvents(a, payment.id)).toEqual(['payment.created', 'payment.succeeded']);
+    const part = await read(a.admin, payment.id);
+    expect(part).toMatchObject({ status: 'succeeded', refunded_amount: 1500 });
+    expect(await paymentEvents(a, payment.id)).toEqual([
+      'payment.created',
+      'payment.succeeded',
+      'payment.refunded',
+    ]);
 
     await api.refunds.create({ payment_intent: paymentIntentId });
     const [full] = stripe.eventsOf(account, 'charge.refunded').slice(-1);
     await deliver(a, full, 'applied');
     const refunded = await read(a.admin, payment.id);
     expect(refunded).toMatchObject({ status: 'refunded', refunded_amount: 5000 });
-    const [event] = await eventsOf(a.tenantId, { type: 'payment.refunded', objectId: payment.id });
-    expect(event.data).toEqual({ object: refunded });
+    const events = await eventsOf(a.tenantId, { type: 'payment.refunded', objectId: payment.id });
+    expect(events.map((e) => e.data)).toEqual([{ object: part }, { object: refunded }]);
 
     // The partial report arriving again, late, changes nothing.
     const late = stripe.makeEvent(account, 'charge.refunded', partial.data.object);
@@ -322,7 +327,7 @@ describe('events in any order', () => {
     });
   });
 
-  it('two partial refunds reported before the completion, in reverse order: the larger total counts', async () => {
+  it('two partial refunds reported before the completion, in reverse order: the larger total counts, each refund once', async () => {
     const account = await connectedA();
     const { payment, sessionId } = await givenStripePayment(a, { amount: 5000 });
     const completed = stripe.completeSession(sessionId);
@@ -335,7 +340,12 @@ describe('events in any order', () => {
     await deliver(a, first, 'deferred');
     await deliver(a, completed, 'applied');
     expect(await read(a.admin, payment.id)).toMatchObject({ status: 'succeeded', refunded_amount: 3000 });
-    expect(await paymentEvents(a, payment.id)).toEqual(['payment.created', 'payment.succeeded']);
+    expect(await paymentEvents(a, payment.id)).toEqual([
+      'payment.created',
+      'payment.succeeded',
+      'payment.refunded',
+      'payment.refunded',
+    ]);
   });
 
   it('an expiry after the completion and a completion after the expiry change nothing', async () => {

@@ -1,5 +1,7 @@
 // A loopback TCP proxy in front of PostgreSQL that a test can take down and bring back, to play a
-// database outage without stopping the server every test file shares.
+// database outage without stopping the server every test file shares, or turn into a blackhole: the
+// connections stay open but nothing passes either way (as when a load balancer or NAT drops an idle
+// connection without a reset), so each side waits for an answer that never comes.
 
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -9,11 +11,16 @@ export interface TcpProxy {
   /** Drops every open connection and refuses new ones. */
   down(): Promise<void>;
   up(): Promise<void>;
+  /** Stops forwarding without closing anything: bytes either way (new connections' too) are dropped. */
+  blackhole(): void;
+  /** Forwards again (what was dropped meanwhile stays lost). */
+  forward(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let blackholed = false;
   const serve = (client: Socket) => {
     const upstream = connect(target.port, target.host);
     for (const s of [client, upstream]) {
@@ -24,7 +31,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    const relay = (from: Socket, to: Socket) => {
+      from.on('data', (chunk) => {
+        if (!blackholed) to.write(chunk);
+      });
+      from.on('end', () => to.end());
+    };
+    relay(client, upstream);
+    relay(upstream, client);
   };
   let server: Server = createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,6 +54,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     async up() {
       server = createServer(serve);
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
+    blackhole() {
+      blackholed = true;
+    },
+    forward() {
+      blackholed = false;
     },
     close: stop,
   };

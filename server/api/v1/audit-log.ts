@@ -17,9 +17,12 @@ export const auditLogRoutes = [
       'channels, members, invitations, payment providers (Stripe connected or disconnected) and secrets is ' +
       'recorded in the same transaction as the change, and so is every change an AI assistant makes through ' +
       'its tools (POST /mcp: action assistant.tool_called, target the booking or conversation, tool the ' +
-      'tool’s name, actor the credential the assistant used): a ' +
+      'tool’s name, actor the credential the assistant used), and every refund of a payment (action ' +
+      'payment.refunded, target the payment, details {amount, currency}; a refund made in Stripe’s dashboard ' +
+      'has the actor {type: "stripe"}, one the service made itself, of a payment that came after its booking ' +
+      'expired and its slot was taken, {type: "system"}): a ' +
       'change that fails leaves no entry, and an entry never exists without its change. Entries hold ids ' +
-      'only (actor, target), never a secret, and cannot be changed or deleted through any interface (the ' +
+      '(actor, target) and, in details, values that describe the change (a refund’s amount), never a secret, and cannot be changed or deleted through any interface (the ' +
       'database refuses it too). They are kept indefinitely: event retention does not touch them. Changes ' +
       'the operator makes with the CLI (tenant and first admin) are not made by the tenant and are not ' +
       'recorded. Newest first.',

@@ -52,13 +52,17 @@ export const bookingRoutes = [
       'start need not be on the slot grid). No two pending or confirmed bookings of one resource ever overlap: ' +
       'PostgreSQL itself refuses the second, and 409 slot_unavailable (nothing stored) means no resource of the ' +
       'service was free. hold_expires_at (future, at most 24 h ahead) makes it a hold: not confirmed by then, it ' +
-      'becomes expired within seconds and frees its slot (booking.expired). ' +
+      'becomes expired within seconds and frees its slot (booking.expired). A tenant has at most ' +
+      'MAX_OPEN_HOLDS_PER_TENANT (default 1,000) open holds (pending bookings with hold_expires_at, paid ' +
+      'services’ holds included): one more answers 409 hold_limit_reached and stores nothing. ' +
       'Paid services (payment deposit or full): the booking is held for PAYMENT_HOLD (default 30 min; an earlier ' +
       'hold_expires_at wins) and gets a pending Stripe payment of the deposit or the price, whose Stripe Checkout ' +
       'page is payment.checkout_url: send the customer there. Stripe’s completion confirms the booking ' +
       '(booking.confirmed, payment.succeeded); a session that expires unpaid, or a hold that runs out first, ' +
       'expires it (booking.expired, payment.failed). A payment that arrives after the hold ran out confirms the ' +
-      'booking while its slot is still free, and is refunded in full through Stripe otherwise. The slot is ' +
+      'booking while its slot is still free, and is refunded in full through Stripe otherwise; a delayed method (a ' +
+      'bank debit) still settling when the hold ends does not extend it: the booking expires on time and ' +
+      'Stripe’s later verdict is such a late payment (or payment.failed). The slot is ' +
       'checked before Stripe is asked; Stripe not connected: 409 payment_provider_missing; Stripe out of reach: ' +
       '502 payment_provider_unavailable (retry); in both cases nothing is stored. customer.phone is E.164 (the + optional), returned as +digits. ' +
       'Without service_id the booking is free-form: end_at is required and it blocks nothing.',

@@ -28,7 +28,8 @@ export const mcpRoutes = [
       'events and answers; docs/integrators.md ("Answer your customers with an assistant") lists their fields. ' +
       'Authenticated like every route, before any protocol work: 400 tenant_header_missing or ' +
       'tenant_header_invalid, 401 unauthenticated (WWW-Authenticate), 403 tenant_mismatch, 429 rate_limited ' +
-      '(each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC, ' +
+      '(each message of a JSON-RPC batch counts as a request), 413, 415, 422 for a body that is not JSON-RPC ' +
+      '(or a batch of more than 20 messages; a batch’s tool calls run one after the other), ' +
       'all as problem documents; every HTTP request is checked again, so a revoked key is refused at once (401). ' +
       'Stateless transport (decision): no Mcp-Session-Id, a fresh server per request answering in JSON ' +
       '(application/json, never an SSE stream), so any instance, a serverless one included, answers any ' +

@@ -97,7 +97,12 @@ export const paymentRoutes = [
       'its Idempotency-Key when sent, else from the amount already refunded), so retrying a request whose ' +
       'answer was lost never refunds twice. Stripe not connected: 409 payment_provider_missing; Stripe out of ' +
       'reach: 502 payment_provider_unavailable (nothing recorded; retry); Stripe refusing: 422 ' +
-      `payment_provider_refused. Emits payment.refunded when the payment becomes refunded. ${STATES}`,
+      'payment_provider_refused. Every refund, full or partial, is in the audit log (action payment.refunded, ' +
+      'target the payment, details {amount, currency}) and emits payment.refunded (data.object.refunded_amount ' +
+      'the new total; status stays succeeded while it is partial), once: a retried request, Stripe replaying ' +
+      'the refund and Stripe’s charge.refunded webhook echoing it back all find it recorded (by its Stripe ' +
+      'refund id). A refund made in Stripe’s dashboard is recorded the same way when its webhook arrives, with ' +
+      `the actor {type: "stripe"}. ${STATES}`,
     body: RefundPaymentInput,
     responses: { 200: { description: 'The payment', schema: Payment } },
     errors: [502],

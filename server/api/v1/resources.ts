@@ -114,7 +114,9 @@ export const resourceRoutes = [
       'included), merged and clipped to the window. bookings: every booking of the resource overlapping ' +
       '[from, to), in every status, in start order (a pending booking with hold_expires_at is a hold). time_off: ' +
       'the time off overlapping the window. At most 62 days. Several resources: one call each (the dashboard ' +
-      'batches them).',
+      'batches them). At most 1 MiB: bookings and time off are taken together in start order while they fit; ' +
+      'truncated: true says the window held more, and everything starting before the last start listed is ' +
+      'there (ask again from it for the rest).',
     query: ScheduleQuery,
     responses: {
       200: {
@@ -123,6 +125,10 @@ export const resourceRoutes = [
           .object({
             resource: Resource,
             working_hours: z.array(WorkingInterval),
+            truncated: z.boolean().meta({
+              description: 'true when the window held more bookings and time off than one answer holds',
+              example: false,
+            }),
             bookings: z.array(Booking),
             time_off: z.array(TimeOff),
           })

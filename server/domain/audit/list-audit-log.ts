@@ -32,9 +32,13 @@ export function serializeAuditEntry(row: AuditLog): AuditLogEntry {
   return {
     id: row.id,
     action: row.action as AuditAction,
-    actor: { type: row.actorType as AuditActorType, id: row.actorId },
+    actor:
+      row.actorId === null
+        ? { type: row.actorType as 'stripe' | 'system' }
+        : { type: row.actorType as AuditActorType, id: row.actorId },
     target: { type: row.targetType as AuditTargetType, id: row.targetId },
     tool: row.tool,
+    details: (row.details ?? {}) as Record<string, string | number>,
     ip: row.ip,
     created_at: row.createdAt.toISOString(),
   };

@@ -9,31 +9,45 @@
 
 import type { AuditAction, AuditTargetType } from '@/server/client-safe/audit-actions';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
-import { inUnit, type OperationContext } from '@/server/domain/context';
+import { type Actor, inUnit, type OperationContext } from '@/server/domain/context';
 import { newId } from '@/server/lib/ids';
 import { insertAuditEntry } from './sql/insert-audit-entry';
+
+/** Who an entry names: the context's actor, or Stripe (a change made in its dashboard, told by its webhook). */
+export type AuditActor = Actor | { type: 'stripe' };
 
 export interface AuditEntry {
   action: AuditAction;
   target: { type: AuditTargetType; id: string };
   /** The assistant's tool that made the change (`assistant.tool_called` only). */
   tool?: string;
+  /** What the entry adds about the change, by value (payment.refunded: `{amount, currency}`); never a secret. */
+  details?: Record<string, string | number>;
+  /**
+   * Who acted, when not the context's actor: a refund Stripe reports (`{type: 'stripe'}`), or one the
+   * service made itself (`{type: 'system'}`, recorded because it is named).
+   */
+  actor?: AuditActor;
 }
 
 /** In the unit of work of the change. */
 export async function recordAudit(tx: UnitOfWork, ctx: OperationContext, entry: AuditEntry): Promise<void> {
-  if (ctx.actor.type === 'system') return;
+  const actor = entry.actor ?? ctx.actor;
+  // The service's own changes are not recorded, unless an entry names it (a refund it made).
+  if (actor.type === 'system' && !entry.actor) return;
   await insertAuditEntry.execute(
     tx,
     newId('auditEntry'),
     ctx.tenantId,
     entry.action,
-    ctx.actor.type,
-    ctx.actor.id,
+    actor.type,
+    actor.type === 'stripe' || actor.type === 'system' ? null : actor.id,
     entry.target.type,
     entry.target.id,
     entry.tool ?? null,
-    ctx.clientAddress ?? null,
+    JSON.stringify(entry.details ?? {}),
+    // The address of the request, when the entry's actor made it.
+    entry.actor ? null : (ctx.clientAddress ?? null),
   );
 }
 

@@ -5,8 +5,9 @@
 import { engineResource } from '@/server/domain/bookings/placement';
 import type { OperationContext } from '@/server/domain/context';
 import { engineService } from '@/server/domain/services/serialize';
+import { AnswerBudget, jsonBytes, MAX_ANSWER_BYTES } from '@/server/lib/answer-size';
 import { Errors } from '@/server/lib/errors';
-import { findSlots, groupByDay, type Interval } from './engine';
+import { findSlots, groupByDay, type Interval, type Slot } from './engine';
 import { resourceBlocks } from './sql/resource-blocks';
 import { addDays, canonicalTimeZone, datesBetween, daysBetween, startOfDay } from './time-zones';
 
@@ -79,19 +80,44 @@ export async function findServiceSlots(ctx: OperationContext, query: SlotQuery, 
     range,
     now,
   });
-  const grouped = groupByDay(slots, days, dayStarts);
-  return {
-    service_id: service.id,
-    time_zone: zone,
-    days: Object.fromEntries(
-      Object.entries(grouped).map(([day, list]) => [
-        day,
-        list.map((s) => ({
-          start: new Date(s.start).toISOString(),
-          end: new Date(s.end).toISOString(),
-          resource_ids: s.resourceIds,
-        })),
-      ]),
-    ),
-  };
+  return slotAnswer(
+    { service_id: service.id, time_zone: zone },
+    groupByDay(slots, days, dayStarts),
+    MAX_ANSWER_BYTES,
+  );
+}
+
+/**
+ * The answer within `budget` bytes of JSON: the dates in order with their slots in order, cut at the
+ * first slot that does not fit. A cut answer lists the dates up to the cut only (the last one maybe
+ * incomplete) and says `truncated: true`; asking again from that date gives the rest.
+ */
+function slotAnswer(
+  head: { service_id: string; time_zone: string },
+  grouped: Record<string, Slot[]>,
+  budget: number,
+) {
+  const spent = new AnswerBudget(budget);
+  // The answer without a date; `false` is the longer of its two values.
+  spent.spend(jsonBytes({ ...head, truncated: false, days: {} }));
+  const days: Record<string, { start: string; end: string; resource_ids: string[] }[]> = {};
+  for (const [day, list] of Object.entries(grouped)) {
+    // `"YYYY-MM-DD":[]` and a comma.
+    if (!spent.spend(jsonBytes(day) + 4)) break;
+    const out: (typeof days)[string] = [];
+    for (const s of list) {
+      const slot = {
+        start: new Date(s.start).toISOString(),
+        end: new Date(s.end).toISOString(),
+        resource_ids: s.resourceIds,
+      };
+      if (!spent.take(slot)) break;
+      out.push(slot);
+    }
+    // A date none of whose slots fit is left out with those after it.
+    if (spent.exhausted && out.length === 0 && list.length > 0) break;
+    days[day] = out;
+    if (spent.exhausted) break;
+  }
+  return { ...head, truncated: spent.exhausted, days };
 }

@@ -43,8 +43,17 @@ export const FreeSlot = z.object({
 export const SlotList = z.object({
   service_id: z.string(),
   time_zone: z.string(),
+  truncated: z.boolean().meta({
+    description:
+      'true when the free slots of the range did not fit one answer (at most 1 MiB; 64 KiB for the assistant’s ' +
+      'find_slots): days then lists the dates up to the cut only, the last one possibly incomplete; ask again ' +
+      'from that date for the rest',
+    example: false,
+  }),
   days: z.record(z.string(), z.array(FreeSlot)).meta({
-    description: 'Every local date of the range, each with its free slots in order (an empty list when none)',
+    description:
+      'Every local date of the range (up to the cut when truncated), each with its free slots in order (an ' +
+      'empty list when none)',
     example: {
       '2027-03-01': [
         {

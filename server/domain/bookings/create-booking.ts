@@ -17,6 +17,7 @@ import { Errors } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { recordEvent } from '@/server/webhooks/outbox';
 import { syncBookingTimers } from './booking-timers';
+import { assertHoldAllowed, refuseWhenHoldsFull } from './hold-limit';
 import { manageUrlOf, newManageLink } from './manage-link';
 import {
   activeService,
@@ -47,15 +48,6 @@ export interface PlacementOptions {
   confirm?: boolean;
 }
 
-/**
- * A new booking starts `pending`; emits booking.created. With `service_id` it is a booking of that
- * service: end = start + duration, placed on a free resource of the service (the one asked for, or the
- * free one with the fewest bookings that day; when it is taken concurrently, the next free one), the
- * overlap refused by the database itself. 409 slot_unavailable, with nothing stored, when none was free.
- * A paid service (payment deposit or full) holds the booking for PAYMENT_HOLD (or the caller's earlier
- * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
- * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
- */
 /** Where a booking comes from, for the callers inside the service (never a client's input). */
 export interface BookingOrigin {
   /** The WhatsApp conversation it was booked in (a tap on an offer). */
@@ -65,6 +57,16 @@ export interface BookingOrigin {
 /** What the service's own callers add: where it comes from, and how it is placed. */
 export type BookingOptions = BookingOrigin & PlacementOptions;
 
+/**
+ * A new booking starts `pending`; emits booking.created. With `service_id` it is a booking of that
+ * service: end = start + duration, placed on a free resource of the service (the one asked for, or the
+ * free one with the fewest bookings that day; when it is taken concurrently, the next free one), the
+ * overlap refused by the database itself. 409 slot_unavailable, with nothing stored, when none was free.
+ * A paid service (payment deposit or full) holds the booking for PAYMENT_HOLD (or the caller's earlier
+ * hold) and opens a Stripe Checkout Session for it, whose pending payment commits with the booking
+ * (server/domain/payments/checkout/). Without `service_id` it is free-form and blocks nothing.
+ * Any hold counts against MAX_OPEN_HOLDS_PER_TENANT (./hold-limit.ts): 409 hold_limit_reached.
+ */
 export async function createBooking(
   ctx: OperationContext,
   asked: CreateBookingInput,
@@ -82,6 +84,7 @@ export async function createBooking(
   if (input.service_id) return createServiceBooking(ctx, input, origin, input.service_id, hold, now);
   // A hot write: typed statements only, so its unit of work is a pg transaction (no Prisma).
   return transaction(ctx, async (tx) => {
+    if (hold) await assertHoldAllowed(tx);
     const id = newId('booking');
     const row = await insertRow(tx, ctx, input, origin, {
       id,
@@ -161,6 +164,7 @@ async function createServiceBooking(
   const { free, reasons } = freeInOrder(service, candidates, start, now);
   // The slot is checked before Stripe is asked: no Checkout Session for a slot that is taken.
   if (free.length === 0) throw refusalFor(reasons);
+  if (hold) await refuseWhenHoldsFull(db, ctx.tenantId);
   const bookingId = newId('booking');
   const manage = newManageLink(bookingId);
   const prepared = await openCheckoutFor(ctx, {
@@ -218,6 +222,7 @@ async function insertServiceBooking(
   const { service, prepared, origin } = planned;
   await tx.orm();
   await lockResource(tx, resourceId);
+  if (hold) await assertHoldAllowed(tx);
   await origin.check?.(tx);
   const row = await insertRow(tx, ctx, input, origin, {
     id: planned.bookingId,

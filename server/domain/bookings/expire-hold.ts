@@ -5,9 +5,13 @@
 // before any transaction is opened: the answer decides what the transaction does.
 // - Expired at Stripe: the booking expires and the payment fails (payment.failed); the session's own
 //   checkout.session.expired webhook then changes nothing.
-// - Completed at Stripe (paid first, its webhook not here yet): the booking is confirmed instead and the
-//   payment succeeds, never expired. A delayed payment still settling keeps the booking pending until
-//   Stripe's async_payment_succeeded / async_payment_failed.
+// - Completed and paid at Stripe (paid first, its webhook not here yet): the booking is confirmed
+//   instead and the payment succeeds, never expired.
+// - Completed with a delayed method still settling (a bank debit: days, not minutes): the hold ends on
+//   time all the same (no customer's slot stays blocked past its hold). The payment stays pending for
+//   Stripe's verdict, which then takes the late-payment path: async_payment_succeeded confirms the
+//   booking while its slot is still free and refunds the payment in full otherwise;
+//   async_payment_failed fails the payment.
 // - Stripe out of reach (or disconnected): the hold is kept as promised (the booking expires and its
 //   slot is free on time) and the session is withdrawn later by a `payment.expire_checkout` timer; a
 //   payment that lands in between is a late payment (confirmed while the slot is free, else refunded).
@@ -23,7 +27,7 @@ import { transitionIn } from './transition';
 
 export async function expireHeldBooking(
   timer: DueTimer,
-): Promise<'expired' | 'confirmed' | 'awaiting_payment' | 'nothing' | 'stale'> {
+): Promise<'expired' | 'confirmed' | 'nothing' | 'stale'> {
   const ctx = operationContext(timer.tenantId, SYSTEM_ACTOR);
   const db = forTenant(timer.tenantId);
   const held = await db.booking.findUnique({
@@ -55,8 +59,7 @@ export async function expireHeldBooking(
     });
     if (!due(current)) return 'nothing';
     const paymentNow = payment && (await db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
-    if (paymentNow && closed?.status === 'complete') {
-      if (!closed.paid) return 'awaiting_payment';
+    if (paymentNow && closed?.status === 'complete' && closed.paid) {
       await onCheckoutPaid(tx, ctx, paymentNow, closed.paymentIntentId);
       return 'confirmed';
     }

@@ -10,14 +10,15 @@
 // arrived yet: only the completion names the PaymentIntent the charge belongs to. Such an event is kept
 // as `deferred` (with the charge's running refunded total) and applied in the transaction of the
 // completion that names its PaymentIntent; nothing is lost and nothing is applied to the wrong payment.
-import type { Payment } from '@/server/db/generated/client';
+import type { Payment, Prisma } from '@/server/db/generated/client';
 import { transaction, type UnitOfWork } from '@/server/db/unit-of-work';
 import type { OperationContext } from '@/server/domain/context';
 import type { StripeWebhookOutcome } from '@/server/domain/payment-providers/schemas';
 import { logger } from '@/server/log';
+import type { ListedRefund } from '@/server/stripe/refunds';
 import type { StripeNotice } from '@/server/stripe/webhook-events';
 import { onCheckoutFailed, onCheckoutPaid } from './checkout/outcome';
-import { recordRefundedTotal } from './record-refund';
+import { raiseRefundedTotal, recordStripeRefund, refundActor } from './record-refund';
 
 type Followed = Exclude<StripeNotice, { kind: 'not_followed' }>;
 
@@ -32,6 +33,8 @@ export async function applyStripeEvent(
   ctx: OperationContext,
   event: { id: string; type: string },
   notice: Followed,
+  /** charge.refunded: the PaymentIntent's refunds as Stripe lists them (receive-stripe-webhook.ts). */
+  refunds: ListedRefund[] = [],
 ): Promise<StripeWebhookOutcome> {
   return transaction(ctx, async (tx) => {
     const db = await tx.orm();
@@ -40,7 +43,7 @@ export async function applyStripeEvent(
       skipDuplicates: true,
     });
     if (claimed.count === 0) return 'duplicate';
-    const applied = await apply(tx, ctx, notice);
+    const applied = await apply(tx, ctx, notice, refunds);
     await db.stripeEvent.update({
       where: { tenantId_eventId: { tenantId: ctx.tenantId, eventId: event.id } },
       data: {
@@ -48,6 +51,8 @@ export async function applyStripeEvent(
         paymentId: applied.paymentId ?? null,
         paymentIntentId: applied.paymentIntentId ?? null,
         amountRefunded: applied.amountRefunded ?? null,
+        // Kept with a deferred event, to be recorded with the completion that names its payment.
+        ...(applied.outcome === 'deferred' ? { refunds: refunds as unknown as Prisma.InputJsonValue } : {}),
       },
     });
     logger().info(
@@ -64,7 +69,12 @@ export async function applyStripeEvent(
   });
 }
 
-async function apply(tx: UnitOfWork, ctx: OperationContext, notice: Followed): Promise<Applied> {
+async function apply(
+  tx: UnitOfWork,
+  ctx: OperationContext,
+  notice: Followed,
+  refunds: ListedRefund[],
+): Promise<Applied> {
   switch (notice.kind) {
     case 'unreadable':
       logger().error({ tenant_id: ctx.tenantId, reason: notice.reason }, 'stripe event without what we read');
@@ -80,7 +90,7 @@ async function apply(tx: UnitOfWork, ctx: OperationContext, notice: Followed): P
         );
       }
       await onCheckoutPaid(tx, ctx, payment, notice.paymentIntentId);
-      if (notice.paymentIntentId) await applyDeferredRefunds(tx, payment, notice.paymentIntentId);
+      if (notice.paymentIntentId) await applyDeferredRefunds(tx, ctx, payment, notice.paymentIntentId);
       return { outcome: 'applied', paymentId: payment.id };
     }
     case 'checkout_awaiting_payment': {
@@ -107,7 +117,7 @@ async function apply(tx: UnitOfWork, ctx: OperationContext, notice: Followed): P
           amountRefunded: notice.amountRefunded,
         };
       }
-      const outcome = await recordRefundedTotal(tx, payment, notice.amountRefunded);
+      const outcome = await recordRefunds(tx, ctx, payment, refunds, notice.amountRefunded);
       return { outcome, paymentId: payment.id, paymentIntentId: notice.paymentIntentId };
     }
   }
@@ -151,13 +161,45 @@ function noChange(ctx: OperationContext, payment: Payment, says: 'paid' | 'faile
   return { outcome: 'no_change', paymentId: payment.id };
 }
 
-/** charge.refunded events that arrived before this completion: the largest running total applies. */
-async function applyDeferredRefunds(tx: UnitOfWork, payment: Payment, paymentIntentId: string) {
+/**
+ * Each refund Stripe listed, once by its id (audited, with its payment.refunded), then the charge's
+ * running total (which only rises): 'applied' when either changed anything.
+ */
+async function recordRefunds(
+  tx: UnitOfWork,
+  ctx: OperationContext,
+  payment: Payment,
+  refunds: ListedRefund[],
+  total: number,
+): Promise<'applied' | 'no_change'> {
+  let outcome: 'applied' | 'no_change' = 'no_change';
+  for (const refund of refunds) {
+    const actor = refundActor(refund.metadata, payment.id);
+    if (
+      (await recordStripeRefund(tx, ctx, payment, { id: refund.id, amount: refund.amount, actor })) ===
+      'applied'
+    )
+      outcome = 'applied';
+  }
+  if ((await raiseRefundedTotal(tx, payment, total)) === 'applied') outcome = 'applied';
+  return outcome;
+}
+
+/** charge.refunded events that arrived before this completion: their refunds, and the largest running total. */
+async function applyDeferredRefunds(
+  tx: UnitOfWork,
+  ctx: OperationContext,
+  payment: Payment,
+  paymentIntentId: string,
+) {
   const db = await tx.orm();
   const waiting = await db.stripeEvent.findMany({ where: { outcome: 'deferred', paymentIntentId } });
   if (waiting.length === 0) return;
   const total = Math.max(...waiting.map((e) => e.amountRefunded ?? 0));
-  await recordRefundedTotal(tx, payment, total);
+  const refunds = new Map<string, ListedRefund>();
+  for (const e of waiting)
+    for (const r of (e.refunds ?? []) as unknown as ListedRefund[]) refunds.set(r.id, r);
+  await recordRefunds(tx, ctx, payment, [...refunds.values()], total);
   await db.stripeEvent.updateMany({
     where: { outcome: 'deferred', paymentIntentId },
     data: { outcome: 'applied', paymentId: payment.id },

@@ -3,11 +3,13 @@
 // not verify is refused with 400 and changes nothing; a verified event is applied once
 // (apply-stripe-event.ts) and acknowledged with 200, including types the service does not follow.
 import { operationContext, SYSTEM_ACTOR } from '@/server/domain/context';
+import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
 import type { StripeWebhookOutcome } from '@/server/domain/payment-providers/schemas';
 import { findStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
 import { AppError } from '@/server/lib/errors';
 import { isUuid } from '@/server/lib/ids';
 import { logger } from '@/server/log';
+import { listRefunds } from '@/server/stripe/refunds';
 import { readStripeEvent, verifyStripeEvent } from '@/server/stripe/webhook-events';
 import { applyStripeEvent } from './apply-stripe-event';
 
@@ -38,5 +40,20 @@ export async function receiveStripeWebhook(input: {
   }
   const notice = readStripeEvent(event);
   if (notice.kind === 'not_followed') return { received: true, outcome: 'ignored' };
-  return { received: true, outcome: await applyStripeEvent(ctx, event, notice) };
+  if (notice.kind !== 'charge_refunded' || !notice.paymentIntentId) {
+    return { received: true, outcome: await applyStripeEvent(ctx, event, notice) };
+  }
+  // A refund tells only the charge's running total: each refund in it is recorded (and audited) once by
+  // its id, so Stripe lists them, before the transaction. A repeat asks Stripe nothing; Stripe unreachable
+  // answers 503, and Stripe delivers the event again later.
+  if (
+    await ctx.db.stripeEvent.findUnique({
+      where: { tenantId_eventId: { tenantId: ctx.tenantId, eventId: event.id } },
+    })
+  ) {
+    return { received: true, outcome: 'duplicate' };
+  }
+  const listed = await listRefunds(connection.secretKey, notice.paymentIntentId);
+  if (!listed.ok) throw providerProblem(listed.failure);
+  return { received: true, outcome: await applyStripeEvent(ctx, event, notice, listed.refunds) };
 }

@@ -1,13 +1,14 @@
 import type { Payment } from '@/server/db/generated/client';
 import { transaction } from '@/server/db/unit-of-work';
-import type { OperationContext } from '@/server/domain/context';
+import { recordAudit } from '@/server/domain/audit/record-audit';
+import { inUnit, type OperationContext } from '@/server/domain/context';
 import { providerProblem } from '@/server/domain/payment-providers/provider-errors';
 import { requireStripeConnection } from '@/server/domain/payment-providers/stripe-connection';
 import { Errors } from '@/server/lib/errors';
 import { sha256Hex } from '@/server/security/hashing';
 import { createRefund } from '@/server/stripe/refunds';
 import { getPayment } from './get-payment';
-import { recordRefundedTotal } from './record-refund';
+import { raiseRefundedTotal, recordStripeRefund, requestedBy } from './record-refund';
 import { transitionPayment } from './transition';
 
 export interface RefundRequest {
@@ -17,10 +18,10 @@ export interface RefundRequest {
 }
 
 /**
- * Manual payments: succeeded → refunded in full; emits payment.refunded. Stripe payments: a refund
- * through Stripe of `amount` (default: what remains), recorded as Stripe reports it; the whole amount
- * refunded makes the payment refunded (payment.refunded), a part keeps it succeeded with
- * refunded_amount.
+ * Manual payments: succeeded → refunded in full. Stripe payments: a refund through Stripe of `amount`
+ * (default: what remains), recorded as Stripe reports it; the whole amount refunded makes the payment
+ * refunded, a part keeps it succeeded with refunded_amount. Either way the refund is audited
+ * (`payment.refunded`, details {amount, currency}) and emits payment.refunded, once.
  */
 export async function refundPayment(ctx: OperationContext, input: RefundRequest) {
   const payment = await ctx.db.payment.findUnique({ where: { id: input.id } });
@@ -34,11 +35,19 @@ export async function refundPayment(ctx: OperationContext, input: RefundRequest)
         },
       ]);
     }
-    return transitionPayment(ctx, {
-      id: payment.id,
-      to: 'refunded',
-      event: 'payment.refunded',
-      data: { refundedAmount: payment.amount },
+    return transaction(ctx, async (tx) => {
+      const refunded = await transitionPayment(await inUnit(ctx, tx), {
+        id: payment.id,
+        to: 'refunded',
+        event: 'payment.refunded',
+        data: { refundedAmount: payment.amount },
+      });
+      await recordAudit(tx, ctx, {
+        action: 'payment.refunded',
+        target: { type: 'payment', id: payment.id },
+        details: { amount: payment.amount, currency: payment.currency },
+      });
+      return refunded;
     });
   }
   return refundThroughStripe(ctx, payment, input);
@@ -79,7 +88,7 @@ async function refundThroughStripe(ctx: OperationContext, payment: Payment, inpu
     amount,
     // The caller's Idempotency-Key (ctx.requestKey), when it sent one.
     idempotencyKey: refundIdempotencyKey(payment, ctx.requestKey),
-    metadata: { tenant_id: ctx.tenantId, payment_id: payment.id },
+    metadata: { tenant_id: ctx.tenantId, payment_id: payment.id, requested_by: requestedBy(ctx.actor) },
   });
   if (!result.ok) {
     const { failure } = result;
@@ -92,7 +101,10 @@ async function refundThroughStripe(ctx: OperationContext, payment: Payment, inpu
     }
     throw providerProblem(failure);
   }
-  const total = result.refundedTotal ?? payment.refundedAmount + amount;
-  await transaction(ctx, (tx) => recordRefundedTotal(tx, payment, total));
+  await transaction(ctx, async (tx) => {
+    // Once by its id: a replay by Stripe (the same idempotency key) or its webhook's echo finds it.
+    await recordStripeRefund(tx, ctx, payment, { id: result.refundId, amount: result.amount });
+    if (result.refundedTotal !== undefined) await raiseRefundedTotal(tx, payment, result.refundedTotal);
+  });
   return getPayment(ctx, { id: payment.id });
 }

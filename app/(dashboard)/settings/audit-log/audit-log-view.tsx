@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { CursorList, cursorPages } from '@/app/_components/cursor-list';
 import { Time } from '@/app/_components/feedback';
+import { formatMoney } from '@/app/_components/money';
 import { useTRPC } from '@/app/_components/trpc';
 import {
   Button,
@@ -68,7 +69,7 @@ export function AuditLogView() {
     <>
       <PageHeader
         title="Audit log"
-        description="Every change people and API keys made to keys, webhooks, channels, members and invitations, everything an AI assistant changed through its tools, and each call of an assistant session. Entries cannot be changed or deleted."
+        description="Every change people and API keys made to keys, webhooks, channels, members and invitations, everything an AI assistant changed through its tools, each call of an assistant session, and every refund (yours, Stripe’s, the service’s). Entries cannot be changed or deleted."
       />
       <Card className="mb-6">
         <CardBody>
@@ -128,9 +129,16 @@ export function AuditLogView() {
                         by the assistant’s <Code>{e.tool}</Code>
                       </span>
                     ) : null}
+                    {typeof e.details.amount === 'number' && typeof e.details.currency === 'string' ? (
+                      <span className="text-muted"> {formatMoney(e.details.amount, e.details.currency)}</span>
+                    ) : null}
                   </Td>
                   <Td className="[overflow-wrap:anywhere]">
-                    {ACTOR_LABELS[e.actor.type](e.actor.id, names)}
+                    {'id' in e.actor
+                      ? ACTOR_LABELS[e.actor.type](e.actor.id, names)
+                      : e.actor.type === 'stripe'
+                        ? 'Stripe'
+                        : 'Switchboard'}
                   </Td>
                   <Td className="[overflow-wrap:anywhere]">
                     <span className="text-muted">{e.target.type}</span>{' '}

@@ -7,10 +7,11 @@ export type InsertAuditEntryParams = [
   tenantId: string,
   action: string,
   actorType: string,
-  actorId: string,
+  actorId: string | null,
   targetType: string,
   targetId: string,
   tool: string | null,
+  details: string,
   ip: string | null,
 ];
 
@@ -21,7 +22,7 @@ export type InsertAuditEntryRow = Record<string, never>;
  */
 export const insertAuditEntry = typedSql<InsertAuditEntryParams, InsertAuditEntryRow>({
   name: 'insert-audit-entry',
-  text: `insert into audit_log (id, tenant_id, action, actor_type, actor_id, target_type, target_id, tool, ip)
-values ($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text)`,
+  text: `insert into audit_log (id, tenant_id, action, actor_type, actor_id, target_type, target_id, tool, details, ip)
+values ($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb, $10::text)`,
   columns: [],
 });

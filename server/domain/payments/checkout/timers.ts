@@ -19,7 +19,7 @@ import { AppError } from '@/server/lib/errors';
 import { logger } from '@/server/log';
 import { createRefund } from '@/server/stripe/refunds';
 import { type DueTimer, markFired, planTimers } from '@/server/timers/plan';
-import { recordRefundedTotal } from '../record-refund';
+import { raiseRefundedTotal, recordStripeRefund, requestedBy } from '../record-refund';
 import { onCheckoutFailed, onCheckoutPaid } from './outcome';
 import { expireCheckout } from './session';
 
@@ -106,6 +106,7 @@ export async function refundLatePayment(timer: DueTimer): Promise<string> {
       payment_id: payment.id,
       booking_id: payment.bookingId ?? '',
       reason: 'booking_expired_slot_taken',
+      requested_by: requestedBy(SYSTEM_ACTOR),
     },
   });
   if (!result.ok) {
@@ -114,7 +115,13 @@ export async function refundLatePayment(timer: DueTimer): Promise<string> {
     return done(timer, 'refused');
   }
   return fire(timer, async (tx) => {
-    await recordRefundedTotal(tx, payment, result.refundedTotal ?? payment.amount);
+    const ctx = operationContext(timer.tenantId, SYSTEM_ACTOR);
+    await recordStripeRefund(tx, ctx, payment, {
+      id: result.refundId,
+      amount: result.amount,
+      actor: SYSTEM_ACTOR,
+    });
+    if (result.refundedTotal !== undefined) await raiseRefundedTotal(tx, payment, result.refundedTotal);
     return 'refunded';
   });
 }
