@@ -238,10 +238,13 @@ function registerPreflights(registry: OpenAPIRegistry, routes: AnyRoute[]): void
             'Access-Control-Allow-Origin: *, Access-Control-Allow-Methods (the path’s methods), ' +
             'Access-Control-Allow-Headers: Content-Type, Idempotency-Key, X-Request-Id; Max-Age one day',
         },
-        404: {
-          description: ERROR_TEXT[404],
-          content: { 'application/problem+json': { schema: Problem } },
-        },
+        // What the pipeline answers before it reaches the preflight, as for every operation.
+        ...Object.fromEntries(
+          [404, 422, 500, 503].map((status) => [
+            status,
+            { description: ERROR_TEXT[status], content: { 'application/problem+json': { schema: Problem } } },
+          ]),
+        ),
       },
     });
   }
