@@ -355,7 +355,8 @@ async function readInput(route: AnyRoute, request: Request, url: URL, keepRaw: b
   } else {
     const parsed = parseJsonBody(rawBody, request.headers.get('content-type'));
     assertSafeInput(parsed);
-    body = route.body ? validate(route.body, parsed ?? {}) : undefined;
+    // Only a missing body reads as {}: a JSON null is a body, and not the object a route takes (422).
+    body = route.body ? validate(route.body, parsed === undefined ? {} : parsed) : undefined;
   }
   const search = Object.fromEntries(url.searchParams);
   assertSafeInput(search);
