@@ -95,7 +95,7 @@ export const SESSION_TOOLS: readonly AssistantTool[] = [
     rename: {},
     requireOneOf: [],
     answer: BOOKINGS,
-    fit: keepFirstEntries,
+    cut: keepFirstEntries,
   }),
   sessionTool('reschedule_booking', {
     description:

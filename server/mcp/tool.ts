@@ -7,7 +7,7 @@
 // description for a model, and which of the route's fields it offers. A tool of an assistant session
 // (./session-tools.ts) adds the route fields it fills from the session instead (`bind`: the
 // conversation, the customer) and the narrower answer it gives (`answer`). No answer is larger than
-// MAX_RESULT_BYTES: a tool whose answer can grow says how to cut it (`fit`).
+// MAX_RESULT_BYTES: a tool whose answer can grow says how to cut it (its `cut`).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { allows, type Permission } from '@/server/client-safe/permissions';
@@ -48,7 +48,7 @@ export interface ToolOptions {
    * How an answer over MAX_RESULT_BYTES is cut (the earliest slots, the first bookings), marked
    * `truncated: true`. A tool without one answers a single resource, bounded by its schema's limits.
    */
-  fit?: (answer: unknown, fits: (candidate: unknown) => boolean) => unknown;
+  cut?: (answer: unknown, fits: (candidate: unknown) => boolean) => unknown;
 }
 
 /** No tool result is larger than this: its text and its structured content together, as JSON. */
@@ -181,7 +181,7 @@ export function outputSchemaOf(tool: AssistantTool): JsonSchema | undefined {
   if (!schema) return undefined;
   const json = jsonSchemaOf(schema, 'output');
   if (json.type !== 'object') return undefined;
-  const properties = tool.fit
+  const properties = tool.cut
     ? {
         ...(json.properties as JsonSchema),
         truncated: {
@@ -305,14 +305,14 @@ export function toolResult(answer: unknown): CallToolResult {
 }
 
 /**
- * The answer as it goes out: whole when its result fits, else cut by the tool's `fit` and marked
+ * The answer as it goes out: whole when its result fits, else cut by the tool's `cut` and marked
  * truncated (a page's next_cursor then goes on from the last entry kept).
  */
 function fitted(tool: AssistantTool, answer: unknown): unknown {
   if (fits(answer)) return answer;
-  if (tool.fit)
+  if (tool.cut)
     return {
-      ...(tool.fit(answer, (candidate) => fits({ ...(candidate as object), truncated: true })) as object),
+      ...(tool.cut(answer, (candidate) => fits({ ...(candidate as object), truncated: true })) as object),
       truncated: true,
     };
   // Every other tool answers one resource, which its schema's limits keep under the bound once.

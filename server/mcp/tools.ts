@@ -88,7 +88,7 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
       'free then. Say times to the customer in their own zone. A long range can be cut (truncated: true): the ' +
       'earliest slots are kept; ask again from the last date shown for later ones.',
     pick: ['service_id', 'start', 'end', 'time_zone', 'resource_id'],
-    fit: keepEarliestSlots,
+    cut: keepEarliestSlots,
   }),
   toolFrom(route(bookingRoutes, 'createBooking'), {
     name: 'book_slot',
@@ -134,7 +134,7 @@ export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
     rename: { phone: 'customer_phone', email: 'customer_email' },
     requireOneOf: ['phone', 'email'],
     fixed: { limit: 100 },
-    fit: keepFirstEntries,
+    cut: keepFirstEntries,
   }),
   toolFrom(route(conversationRoutes, 'sendConversationMessage'), {
     name: 'send_message',
