@@ -280,35 +280,15 @@ export function ServiceForm({
               />
             </div>
             <div className="grid gap-4 sm:grid-cols-3">
-              <Field
+              <DurationField
                 label="Minimum notice"
+                unitId="min-notice-unit"
                 error={at('min_notice_minutes')}
                 hint="How soon before its start a time can be booked."
-              >
-                <div className="flex gap-2">
-                  <Input
-                    type="number"
-                    min={0}
-                    inputMode="numeric"
-                    value={d.notice_amount}
-                    onChange={(e) => set({ notice_amount: e.target.value })}
-                    className="max-w-24"
-                  />
-                  <Select
-                    id="min-notice-unit"
-                    aria-label="Minimum notice unit"
-                    value={d.notice_unit}
-                    onChange={(e) => set({ notice_unit: Number(e.target.value) })}
-                    inline
-                  >
-                    {UNITS.map((u) => (
-                      <option key={u.value} value={u.value}>
-                        {u.label}
-                      </option>
-                    ))}
-                  </Select>
-                </div>
-              </Field>
+                amount={d.notice_amount}
+                unit={d.notice_unit}
+                onChange={(amount, unit) => set({ notice_amount: amount, notice_unit: unit })}
+              />
               <NumberField
                 label="Booking window"
                 unit="days"
@@ -538,36 +518,16 @@ export function ServiceForm({
               checked={d.requires_confirmation}
               onChange={(e) => set({ requires_confirmation: e.target.checked })}
             />
-            <Field
+            <DurationField
               label="Cancel and reschedule notice"
+              unitId="cancel-notice-unit"
               error={at('cancel_notice_minutes')}
               hint="Customers can cancel or move a booking through its link until this long before it starts."
               className="max-w-md"
-            >
-              <div className="flex gap-2">
-                <Input
-                  type="number"
-                  min={0}
-                  inputMode="numeric"
-                  value={d.cancel_amount}
-                  onChange={(e) => set({ cancel_amount: e.target.value })}
-                  className="max-w-24"
-                />
-                <Select
-                  id="cancel-notice-unit"
-                  aria-label="Cancel and reschedule notice unit"
-                  value={d.cancel_unit}
-                  onChange={(e) => set({ cancel_unit: Number(e.target.value) })}
-                  inline
-                >
-                  {UNITS.map((u) => (
-                    <option key={u.value} value={u.value}>
-                      {u.label}
-                    </option>
-                  ))}
-                </Select>
-              </div>
-            </Field>
+              amount={d.cancel_amount}
+              unit={d.cancel_unit}
+              onChange={(amount, unit) => set({ cancel_amount: amount, cancel_unit: unit })}
+            />
             {initial?.public && <BookingPageLink serviceId={initial.id} />}
           </Group>
 
@@ -617,6 +577,46 @@ function BookingPageLink({ serviceId }: { serviceId: string }) {
         </div>
       </Field>
     </div>
+  );
+}
+
+/** A length of time as an amount and a unit (minutes, hours, days), as the API's minutes. */
+function DurationField(props: {
+  label: string;
+  unitId: string;
+  error?: string;
+  hint: string;
+  className?: string;
+  amount: string;
+  unit: number;
+  onChange: (amount: string, unit: number) => void;
+}) {
+  return (
+    <Field label={props.label} error={props.error} hint={props.hint} className={props.className}>
+      <div className="flex gap-2">
+        <Input
+          type="number"
+          min={0}
+          inputMode="numeric"
+          value={props.amount}
+          onChange={(e) => props.onChange(e.target.value, props.unit)}
+          className="max-w-24"
+        />
+        <Select
+          id={props.unitId}
+          aria-label={`${props.label} unit`}
+          value={props.unit}
+          onChange={(e) => props.onChange(props.amount, Number(e.target.value))}
+          inline
+        >
+          {UNITS.map((u) => (
+            <option key={u.value} value={u.value}>
+              {u.label}
+            </option>
+          ))}
+        </Select>
+      </div>
+    </Field>
   );
 }
 
