@@ -6,7 +6,6 @@
 // The baseline, in the same rounds: an agent's text reply through POST /conversations/{id}/messages to
 // the same stand-in (one request, one send). `tap_vs_send_p50` is the median per-round ratio of the
 // p50s; `tap_p50_ms` / `tap_p95_ms` are the tap's absolute latencies (contract: answered within 5 s).
-import { createHmac } from 'node:crypto';
 import { withBenchDatabase } from './_database';
 import { type BenchResult, median, round } from './_results';
 
@@ -21,7 +20,7 @@ const quantile = (samples: number[], q: number) => {
 
 export function run(): Promise<BenchResult> {
   return withBenchDatabase('whatsapp', async () => {
-    const { startFakeGraph } = await import('@/test/support/fake-graph');
+    const { startFakeGraph, whatsappPayload } = await import('@/test/support/fake-graph');
     const graph = await startFakeGraph();
     Object.assign(process.env, {
       WHATSAPP_GRAPH_URL: graph.url,
@@ -34,6 +33,7 @@ export function run(): Promise<BenchResult> {
     const { handleApi } = await import('@/server/api/routes');
     const { startTimerWorker } = await import('@/server/runtime/timers/worker');
     const { forTenant } = await import('@/server/db/tenant-scope');
+    const { hubSignature } = await import('@/server/whatsapp/signature');
 
     const tenant = await createTenantWithAdmin({
       name: 'WhatsApp bench',
@@ -87,28 +87,9 @@ export function run(): Promise<BenchResult> {
     });
 
     const webhook = (messages: object[], contacts: object[] = []) => {
-      const payload = JSON.stringify({
-        object: 'whatsapp_business_account',
-        entry: [
-          {
-            id: 'waba',
-            changes: [
-              {
-                field: 'messages',
-                value: {
-                  messaging_product: 'whatsapp',
-                  metadata: { display_phone_number: '15550100', phone_number_id: phoneNumberId },
-                  contacts,
-                  messages,
-                },
-              },
-            ],
-          },
-        ],
-      });
-      const signature = createHmac('sha256', SECRET).update(payload).digest('hex');
+      const payload = JSON.stringify(whatsappPayload(phoneNumberId, { messages, contacts }));
       return call('POST', '/channels/whatsapp/webhook', payload, {
-        'X-Hub-Signature-256': `sha256=${signature}`,
+        'X-Hub-Signature-256': hubSignature(payload, SECRET),
       });
     };
     let seq = 0;

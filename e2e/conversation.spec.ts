@@ -5,29 +5,13 @@ import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { ensureEmbeddedDatabase } from '@/server/db/embedded';
+import { whatsappPayload } from '@/test/support/fake-graph';
 import { expectAccessible } from './axe';
 import { api, E2E_MEDIA, expectNoSidewaysScroll, signInToDashboard } from './fixtures';
 
 /** Meta's webhook around `messages` from `customer` (named `name`) to `phoneNumberId`. */
-const fromCustomer = (phoneNumberId: string, customer: string, name: string, messages: object[]) => ({
-  object: 'whatsapp_business_account',
-  entry: [
-    {
-      id: 'waba',
-      changes: [
-        {
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: '15550100', phone_number_id: phoneNumberId },
-            contacts: [{ wa_id: customer, profile: { name } }],
-            messages,
-          },
-        },
-      ],
-    },
-  ],
-});
+const fromCustomer = (phoneNumberId: string, customer: string, name: string, messages: object[]) =>
+  whatsappPayload(phoneNumberId, { contacts: [{ wa_id: customer, profile: { name } }], messages });
 
 async function inboundWebhook(payload: object) {
   const body = JSON.stringify(payload);
